@@ -7,9 +7,8 @@ format-histogram intersection and 1 - KS distance of numeric sketches [D3L], hea
 (weak), each a likelihood against the lake's background (the share of a fixed sample of
 lake columns it beats [TUS §5]), combined [TUS's ensemble]. Candidates: the columns sharing
 values (postings) and the nearest vectors (exact); a table's alignment is the max-weight
-matching of query columns to its columns (pairs under ``min_column`` left out), its score
-the matched sum over the query's columns.
-
+matching of query columns to its columns (pairs under ``min_column`` out), its score the
+matched sum over the query's columns.
 Note:
     - Ensemble: a weighted mean of sharpened likelihoods, not TUS's max (tuned on development).
     - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
@@ -21,15 +20,13 @@ Note:
       the grid of numbers a wider lake column spans (``set_population``); under p = 0.05 a
       set statistic is no evidence unless a column holds FEW_VALUES or fewer (``chance_level``).
     - Numbers never align with text (``kinds_apart``), true/false with other values
-      (``booleans_apart``); of two columns sharing a text query column's values, the one
-      holding more is favoured (``compete``).
+      (``booleans_apart``); of two columns sharing a text column's values, ``compete``.
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
-    - A few values are no sample: no vector or format evidence between a column of at most
-      FEW_VALUES values and a larger one holding none of them (``few_values``).
-    - Numbers whose distributions barely meet (KS similarity under NUMBERS_APART) and that
-      share no value never align (``numbers_apart``): beating zeros is no evidence.
+    - No vector or format evidence for at most FEW_VALUES values against more (``few_values``).
+    - Numbers whose distributions barely meet (KS under NUMBERS_APART) and that share no
+      value never align (``numbers_apart``).
 """
 from __future__ import annotations
 
