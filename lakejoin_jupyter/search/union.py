@@ -24,7 +24,7 @@ Note:
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
-    - No vector or format evidence for at most FEW_VALUES values against more (``few_values``).
+    - No vector or format evidence: FEW_VALUES values or fewer against more, none shared.
     - Numbers whose distributions barely meet (KS under NUMBERS_APART) and that share no
       value never align (``numbers_apart``).
 """
