@@ -138,8 +138,9 @@ TEMPS = [v for v in range(-5, 63) if v not in (44, 61)]      # 64 integers, -5..
 
 def filler(rng, i: int) -> pd.DataFrame:
     """A table of 10 unrelated columns (the lake's background: more than MIN_BACKGROUND
-    columns in all, so no small-lake rule applies)."""
-    n = 40
+    columns in all, so no small-lake rule applies; with 12 of them about 30,000 distinct
+    values, the vocabulary a small query column's domain nears, as in the user's lake)."""
+    n = 500
     return pd.DataFrame({
         "id": np.arange(n) + 1000 * i, "amount": np.round(rng.normal(1e4, 3e3, n), 2),
         "code": [f"K{i}{j:03d}" for j in range(n)], "word": rng.choice(
@@ -200,6 +201,7 @@ def test_one_coincidental_code_is_no_set_evidence(chance_lake):
     q = pd.DataFrame(EUROPE, columns=["name_short", "ISO3", "UNregion"])
     hits = chance_lake.search_unionable(q, k=10)
     assert chance_lake.index.n_sets > 100
+    assert sum(g.n_tokens for g in chance_lake.index.generations) > 25_000
     got = pair_set(hits, "sports/teams", "ISO3")
     assert got is None or got == 0.0, got
     names = [h.table for h in hits]

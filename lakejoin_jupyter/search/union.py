@@ -98,8 +98,9 @@ class LakeProfiles:
     def grids(self) -> tuple:
         """(lowest, highest, step) of every column's numbers (numeric_grid), from the
         sketch's 21 quantiles: its extremes are the column's, and the step is the finest
-        the quantiles show (a column's finer values make the grid larger, never smaller
-        than the column's own)."""
+        the quantiles show (a column with finer values than those has a larger grid: its
+        chance overlap is then overstated and its set evidence understated, never the
+        reverse)."""
         if self._grids is None:
             q = np.asarray(self.quantiles, dtype=np.float64)
             self._grids = (q[:, 0], q[:, -1], grid_steps(q))
