@@ -54,8 +54,10 @@ def test_set_statistic_bounds_the_hypergeometric_tail():
     rng = np.random.default_rng(3)
     for _ in range(300):
         na, nb = rng.integers(1, 300, 2)
-        t = rng.integers(0, min(na, nb) + 1)
-        exact = -np.log10(max(hypergeom.sf(t - 1, na + nb, na, nb), 1e-300))
+        t = rng.integers(1, min(na, nb) + 1)
+        # the tail given that the columns meet (t >= 1)
+        exact = -np.log10(max(hypergeom.sf(t - 1, na + nb, na, nb), 1e-300)) \
+            + np.log10(hypergeom.sf(0, na + nb, na, nb))
         got = up.set_statistic(t, na, nb)
         assert got <= exact + 1e-6           # the bound: the tail is at most pmf / (1 - r)
         assert got >= exact - 1.0 or got == 0.0   # and within a factor of 10 of it
@@ -261,7 +263,7 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                              background=True)
             ev = us.evidence([q], us.lake_part(lp, ids), ov[None], lp)
             # the largest set statistic the two columns allow (one holds the other's values)
-            pop = us.set_population([q], lp.sizes[ids], lp)[0]
+            pop = us.set_population([q], ids, lp)[0]
             top = [up.set_statistic(min(len(q.tokens), lp.sizes[c]), len(q.tokens), lp.sizes[c],
                                     pop[j]) for j, c in enumerate(ids)]
             for j, c in enumerate(ids):
@@ -841,14 +843,15 @@ def test_set_statistic_of_a_small_sample_degrades_smoothly():
     for _ in range(300):
         na, nb = rng.integers(1, 300, 2)
         pop = int(na + nb + rng.integers(0, 10**5))
-        t = rng.integers(0, min(na, nb) + 1)
-        exact = -hypergeom.logsf(t - 1, pop, na, nb) / np.log(10)
+        t = rng.integers(1, min(na, nb) + 1)
+        exact = -(hypergeom.logsf(t - 1, pop, na, nb) - hypergeom.logsf(0, pop, na, nb)) / np.log(10)
         got = up.set_statistic(t, na, nb, pop)
         assert got <= exact + 1e-6 and (got >= exact - 1.0 or got == 0.0)
     full, one_off = up.set_statistic([7, 6], 7, 249, 50_000)
     assert full > one_off > 0.5 * full
     assert up.set_statistic(6, 7, 249) == 0        # the disjoint union: chance
-    assert np.all(np.diff(up.set_statistic(np.arange(8), 7, 249, 50_000)) > 0)
+    assert np.all(np.diff(up.set_statistic(np.arange(1, 8), 7, 249, 50_000)) > 0)
+    assert up.set_statistic(1, 7, 249, 50_000) == 0  # one shared value: the columns meet
 
 
 def test_a_small_frame_one_value_off_aligns_with_its_table(union_lake):
@@ -1484,10 +1487,10 @@ def test_same_named_columns_of_a_range_split_align_by_name(named_lake):
         {"service": True, "port": True, "proto": False}
     # the values' score, times the chance that two query rows differ on proto (tcp, udp),
     # times the reach of its set test in this small lake: two values sharing both, at best
-    # p = 1/6 against 0.05
+    # p = 1/6, 1/5 given that they meet, against 0.05
     c = q["proto"].value_counts().to_numpy()
     differ = 1 - (c * (c - 1)).sum() / (len(q) * (len(q) - 1))
-    reach = np.log10(6) / -np.log10(0.05)
+    reach = np.log10(5) / -np.log10(0.05)
     assert high.score == pytest.approx(
         frame.loc[~frame["by name"], "score"].sum() * reach / 3 * differ)
     assert "service <- service (" in repr(res) and ", by name)" in repr(res)

@@ -111,7 +111,8 @@ def test_a_few_values_score_by_the_rows_they_tell_apart(info_lake):
     """A query of a level (1-3) and a flag aligns with events on both; its score is the
     pairs' sum over the query columns, each pair times the reach of its set test in this
     small lake (the largest -log10 p its columns allow, over -log10 0.05, at most 1: the
-    population their disjoint union, as their values repeat; scipy's tail), times the
+    population their disjoint union, as their values repeat; scipy's tail given that the
+    columns meet), times the
     chance that two query rows differ on them (the rows counted by hand)."""
     from scipy.stats import hypergeom
     engine, _, _ = info_lake
@@ -121,9 +122,10 @@ def test_a_few_values_score_by_the_rows_they_tell_apart(info_lake):
     differ = np.mean([a != b for i, a in enumerate(pairs) for j, b in enumerate(pairs) if i != j])
 
     def reach(a, b):
-        return min(1.0, -np.log10(hypergeom.sf(min(a, b) - 1, a + b, a, b)) / -np.log10(0.05))
+        p = hypergeom.sf(min(a, b) - 1, a + b, a, b) / hypergeom.sf(0, a + b, a, b)
+        return min(1.0, -np.log10(p) / -np.log10(0.05))
     total = sum(s * reach(*hit.shared[c][1:]) for c, s in hit.column_scores.items())
-    assert reach(2, 2) == pytest.approx(np.log10(6) / -np.log10(0.05))
+    assert reach(2, 2) == pytest.approx(np.log10(5) / -np.log10(0.05))
     assert hit.score == pytest.approx(total / 2 * differ)
 
 

@@ -12,9 +12,12 @@ of the quantile sketches (D3L, each sketch read as a sample of its points), head
 Jaccard.
 
 Note:
-    - Set unionability is -log10 of the hypergeometric upper tail P(X >= t) (TUS uses the
-      CDF, which saturates at 1.0); the tail is bounded by the geometric series of pmf ratios;
-      0 where that tail is over 1/2 (an overlap chance gives more often than not).
+    - Set unionability is -log10 of the hypergeometric upper tail P(X >= t | X >= 1) (TUS
+      uses the CDF, which saturates at 1.0; given that the columns meet, one shared value is
+      no evidence); the tail is bounded by the geometric series of pmf ratios; 0 where that
+      tail is over 1/2 (an overlap chance gives more often than not).
+    - The domain may be smaller than the disjoint union (numbers on a grid), never smaller
+      than the values the two columns hold (``numeric_grid``, ``grid_size``).
     - The vector sample is the S distinct tokens of smallest 64-bit hash (consistent across
       columns, so overlapping columns embed overlapping values).
     - Format patterns read a boolean and an integral decimal ("14.0") one way on both sides
@@ -323,17 +326,21 @@ def header_grams(name) -> frozenset:
 # ----------------------------------------------------------------------- statistics
 
 AT_CHANCE = math.log10(2) - 1e-9     # a set statistic under this (tail over 1/2) is 0
+GRID_DECIMALS = 6                    # numbers written with more decimals have no grid (numeric_grid)
 
 
 def set_statistic(t, na, nb, population=None) -> np.ndarray:
     """Set unionability of columns with na and nb distinct values sharing t (TUS §3.1):
-    -log10 P(X >= t), X hypergeometric (population: the domain, na successes, nb draws);
-    the domain is the two columns' disjoint union na + nb, or ``population`` where that is
-    larger. 0 where chance gives t or more shared values more than half the time (the tail
-    over 1/2: every t below the distribution's mode, and t at the mode when the columns
-    nearly fill the domain): such an overlap is no evidence, and any statistic above 0 beats
-    every column sharing nothing. The tail is bounded by pmf(t) / (1 - r) with
-    r = pmf(t + 1) / pmf(t) (the pmf is log-concave)."""
+    -log10 P(X >= t | X >= 1), X hypergeometric (population: the domain, na successes, nb
+    draws); the domain is the two columns' disjoint union na + nb, or ``population``, never
+    less than the na + nb - t values the two columns hold. Conditioned on one shared value:
+    a lake column is found, and compared with the background, because it meets the query
+    column at all (postings), so one shared value is no evidence, and t counts by how far
+    it exceeds what columns that meet share (one coincidental code among 15 is not 0.97).
+    0 where the conditional tail is over 1/2 (t at or below the distribution's mode, or
+    t = 1): such an overlap is no evidence, and any statistic above 0 beats every column
+    sharing nothing. The tail is bounded by pmf(t) / (1 - r) with r = pmf(t + 1) / pmf(t)
+    (the pmf is log-concave); P(X >= 1) = 1 - pmf(0) is exact."""
     from scipy.special import gammaln
     t = np.asarray(t, dtype=np.float64)
     na = np.asarray(na, dtype=np.float64)
@@ -341,9 +348,9 @@ def set_statistic(t, na, nb, population=None) -> np.ndarray:
     pop = na + nb if population is None else np.asarray(population, dtype=np.float64)
     t, na, nb, pop = np.broadcast_arrays(t, na, nb, pop)
     out = np.zeros(t.shape, dtype=np.float64)
-    m = np.maximum(na + nb, pop)
     ok = (t > 0) & (na > 0) & (nb > 0)
-    t, na, nb, m = t[ok], na[ok], nb[ok], m[ok]
+    t, na, nb = t[ok], na[ok], nb[ok]
+    m = np.maximum(np.maximum(pop[ok], na + nb - t), np.maximum(na, nb))
 
     def lcomb(n, k):
         return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
@@ -352,9 +359,50 @@ def set_statistic(t, na, nb, population=None) -> np.ndarray:
     r = (na - t) * (nb - t) / ((t + 1) * (m - na - nb + t + 1))
     with np.errstate(divide="ignore", invalid="ignore"):
         log_tail = np.where(r < 1, log_pmf - np.log1p(-np.minimum(r, 1 - 1e-12)), 0.0)
-    stat = -log_tail / math.log(10)
+        # P(X >= 1): 1 when the columns cannot be disjoint (m < na + nb)
+        log_p0 = np.where(m - na >= nb, lcomb(np.maximum(m - na, nb), nb) - lcomb(m, nb), -np.inf)
+        log_meet = np.log1p(-np.exp(np.minimum(log_p0, 0.0)))
+    stat = -(log_tail - log_meet) / math.log(10)
     out[ok] = np.where(stat < AT_CHANCE, 0.0, stat)
     return out
+
+
+def numeric_grid(values) -> tuple[float, float, float]:
+    """(lowest, highest, step) of numbers: the step the values are written at, 10^-d for the
+    fewest decimals d <= GRID_DECIMALS that write every value (1 for integers); step 0 when
+    none does (no grid: a continuous domain), lowest and highest NaN without a number."""
+    x = np.asarray(values, dtype=np.float64)
+    x = x[np.isfinite(x)]
+    if not len(x):
+        return np.nan, np.nan, 0.0
+    return float(x.min()), float(x.max()), float(grid_steps(x[None, :])[0])
+
+
+def grid_steps(x: np.ndarray) -> np.ndarray:
+    """Per row of ``x`` (NaN ignored): the step 10^-d of numeric_grid (0: none)."""
+    x = np.asarray(x, dtype=np.float64)
+    out = np.zeros(x.shape[0])
+    todo = np.ones(x.shape[0], dtype=bool)
+    for d in range(GRID_DECIMALS + 1):
+        with np.errstate(invalid="ignore", over="ignore"):
+            y = x * 10.0 ** d
+            on = np.all(np.isnan(y) | (np.abs(y - np.round(y)) <= 1e-9 * np.maximum(1.0, np.abs(y))),
+                        axis=1)
+        out[todo & on] = 10.0 ** -d
+        todo &= ~on
+    return out
+
+
+def grid_size(lo_a, hi_a, step_a, lo_b, hi_b, step_b) -> np.ndarray:
+    """The numbers a grid at the finer of the two steps holds from the lower of the two
+    lowest values to the higher of the two highest (inf where either step is 0 or a column
+    has no number): the domain two numeric columns of such values can be drawn from."""
+    lo = np.minimum(lo_a, lo_b)
+    hi = np.maximum(hi_a, hi_b)
+    step = np.minimum(step_a, step_b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = np.floor((hi - lo) / np.where(step > 0, step, np.nan) + 0.5) + 1
+    return np.where(np.isfinite(n) & (np.asarray(step_a) > 0) & (np.asarray(step_b) > 0), n, np.inf)
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -7,27 +7,26 @@ format-histogram intersection and 1 - KS distance of numeric sketches [D3L], hea
 (weak), each a likelihood against the lake's background (the share of a fixed sample of
 lake columns it beats [TUS §5]), combined [TUS's ensemble]. Candidates: the columns sharing
 values (postings) and the nearest vectors (exact); a table's alignment is the max-weight
-matching of query columns to its columns (pairs under ``min_column`` left out), its score
-the matched sum over the query's columns.
-
+matching of query columns to its columns (pairs under ``min_column`` out), its score the
+matched sum over the query's columns.
 Note:
     - Ensemble: a weighted mean of sharpened likelihoods, not TUS's max (tuned on development).
     - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
       column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median,
       which a set statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
-    - Names (D3L, Starmie; TUS uses values only): in a table aligned by values, an unaligned
-      query column and a lake column of the same folded name and kind align, adding nothing.
-    - A small text query column's set domain nears the lake's vocabulary (``set_population``).
+    - Names (D3L, Starmie; TUS uses values only): an unaligned query column aligns, adding
+      nothing, with a same-named lake column of its kind in a table aligned by values.
+    - A small text query column's set domain nears the lake's vocabulary, a numeric one's is
+      the grid of numbers a wider lake column spans (``set_population``); under p = 0.05 a
+      set statistic is no evidence unless a column holds FEW_VALUES or fewer (``chance_level``).
     - Numbers never align with text (``kinds_apart``), true/false with other values
-      (``booleans_apart``); of two columns sharing a text query column's values, the one
-      holding more is favoured (``compete``).
+      (``booleans_apart``); of two columns sharing a text column's values, ``compete``.
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
-    - A few values are no sample: no vector or format evidence between a column of at most
-      FEW_VALUES values and a larger one holding none of them (``few_values``).
-    - Numbers whose distributions barely meet (KS similarity under NUMBERS_APART) and that
-      share no value never align (``numbers_apart``): beating zeros is no evidence.
+    - No vector or format evidence: FEW_VALUES values or fewer against more, none shared.
+    - Numbers whose distributions barely meet (KS under NUMBERS_APART) and that share no
+      value never align (``numbers_apart``).
 """
 from __future__ import annotations
 
@@ -42,7 +41,8 @@ from ..errors import QueryError
 from ..hashing import token_hash64
 from ..index.union_profile import (FORMAT_VERSION, cell_texts, column_vectors, cosine,
                                    format_histogram, format_similarity, header_grams,
-                                   is_numeric, ks_similarity,
+                                   grid_size, grid_steps, is_numeric, ks_similarity,
+                                   numeric_grid,
                                    numeric_summary_counted, sample_tokens,
                                    set_statistic)
 from ..lake.normalize import normalize_array, normalize_text, render_value
@@ -92,6 +92,19 @@ class LakeProfiles:
     _near: np.ndarray | None = None
     _numeric: np.ndarray | None = None
     _background: LakePart | None = None
+    _grids: tuple | None = None
+
+    @property
+    def grids(self) -> tuple:
+        """(lowest, highest, step) of every column's numbers (numeric_grid), from the
+        sketch's 21 quantiles: its extremes are the column's, and the step is the finest
+        the quantiles show (a column with finer values than those has a larger grid: its
+        chance overlap is then overstated and its set evidence understated, never the
+        reverse)."""
+        if self._grids is None:
+            q = np.asarray(self.quantiles, dtype=np.float64)
+            self._grids = (q[:, 0], q[:, -1], grid_steps(q))
+        return self._grids
 
     @property
     def numeric(self) -> np.ndarray:
@@ -199,6 +212,7 @@ class QueryColumn:
     header: frozenset
     hashes: np.ndarray | None = None    # token_hash64 of tokens
     unseen: float = 0.0     # Good-Turing: the share of cells holding a value seen once
+    grid: tuple = (np.nan, np.nan, 0.0)  # numeric_grid of its numbers (numeric columns)
 
     @property
     def numeric(self) -> bool:
@@ -250,8 +264,11 @@ def profile_column(values: pd.Series, sample_values: int,
     fmt = format_histogram(list(dict.fromkeys(t for t in texts if t is not None)),
                            version=fmt_version)
     unseen = float((counts == 1).sum() / counts.sum()) if counts.sum() else 0.0
-    return (QueryColumn(values.name, distinct, fmt, share, n_num, q, None,
-                        header_grams(values.name), hashes, unseen),
+    qc = QueryColumn(values.name, distinct, fmt, share, n_num, q, None,
+                     header_grams(values.name), hashes, unseen)
+    if qc.numeric:
+        qc.grid = numeric_grid(pd.to_numeric(pd.Series(distinct, dtype=object), errors="coerce"))
+    return (qc,
             sample_tokens(distinct, sample_values, hashes))
 
 
@@ -272,23 +289,40 @@ def profile_frame(frame: pd.DataFrame, embedder, sample_values: int,
     return out
 
 
-def set_population(qs: list, nb: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
-    """The domain of the set statistic per query column (rows) and lake column of nb
-    distinct values: between the two columns' disjoint union (a query column whose values
-    all repeat holds its whole domain, TUS §3.1) and the lake's vocabulary (a query column of
-    values seen once is a small sample of a larger domain), geometrically by the query
-    column's Good-Turing share of values seen once, times min(1, SMALL_SAMPLE / its distinct
-    values), times 1 - na / nb (only a lake column larger than the query column: a small
-    column inside a large one). A numeric query column keeps the disjoint union: numbers are
-    no vocabulary, and unrelated numeric columns share their values."""
+def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
+    """The domain of the set statistic per query column (rows) and lake column (``ids``,
+    nb distinct values each): between the two columns' disjoint union (a query column whose
+    values all repeat holds its whole domain, TUS §3.1) and the lake's vocabulary (a query
+    column of values seen once is a small sample of a larger domain), geometrically by the
+    query column's Good-Turing share of values seen once, times min(1, SMALL_SAMPLE / its
+    distinct values), times 1 - na / nb (only a lake column larger than the query column: a
+    small column inside a large one). A numeric query column keeps the disjoint union
+    (numbers are no vocabulary); against a numeric lake column whose numbers reach beyond
+    the query's (below its lowest or above its highest), the numbers the two could hold at
+    the step they are written at, where fewer (``grid_size``: the integers from -5 to 62 are
+    68, and a lake column holding 64 of them holds any 10 integers of 16..34 by chance;
+    set_statistic keeps the na + nb - t the columns hold). A lake column within the query's
+    span keeps the disjoint union: two columns of the ratings 1-5 are one domain, as TUS's
+    disjoint union says, though any two such columns share every value."""
+    ids = np.asarray(ids, dtype=np.int64)
     na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
     w = np.array([0.0 if q.numeric else q.unseen * min(1.0, SMALL_SAMPLE / max(len(q.tokens), 1))
                   for q in qs], dtype=np.float64)[:, None]
-    nb = np.asarray(nb, dtype=np.float64)[None, :]
+    nb = np.asarray(lp.sizes[ids], dtype=np.float64)[None, :]
     w = w * np.clip(1 - na / np.maximum(nb, 1), 0, 1)
     pair = na + nb
     lake = np.maximum(float(lp.vocabulary), pair)
-    return np.exp((1 - w) * np.log(pair) + w * np.log(lake))
+    pop = np.exp((1 - w) * np.log(pair) + w * np.log(lake))
+    rows = [r for r, q in enumerate(qs) if q.numeric]
+    cols = np.flatnonzero(lp.numeric[ids])
+    if rows and len(cols):
+        lo, hi, step = (g[ids[cols]] for g in lp.grids)
+        for r in rows:
+            g = qs[r].grid
+            wider = (lo < g[0]) | (hi > g[1])
+            pop[r, cols] = np.where(wider, np.minimum(pop[r, cols], grid_size(*g, lo, hi, step)),
+                                    pop[r, cols])
+    return pop
 
 
 def overlaps(index, tokens: list, hashes: np.ndarray | None = None) -> np.ndarray:
@@ -380,8 +414,9 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     sem = semantic if semantic is not None else \
         cosine(np.stack([q.vector for q in qs]), part.vectors)
     na = np.array([len(q.tokens) for q in qs])[:, None]
-    ev = {"set": set_statistic(overlap[:, ids], na, part.sizes[None, :],
-                               set_population(qs, part.sizes, lp)),
+    nb = part.sizes[None, :]
+    pop = set_population(qs, ids, lp)
+    ev = {"set": chance_level(set_statistic(overlap[:, ids], na, nb, pop), na, nb),
           "semantic": np.round(np.asarray(sem, dtype=np.float64), 6),
           "format": format_similarity(np.stack([q.fmt for q in qs]), part.fmt)}
     # a column of a few distinct values is no sample of a domain: its vector and its format
@@ -400,6 +435,18 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     ev["header"] = (header[:, ids] if header is not None
                     else np.stack([header_similarities(q.header, lp)[ids] for q in qs]))
     return ev
+
+
+def chance_level(statistic: np.ndarray, na, nb) -> np.ndarray:
+    """The set statistics with those under SIGNIFICANT (an overlap chance gives at least once
+    in 20) set to 0 where both columns hold more than FEW_VALUES distinct values, on every
+    lake: a statistic barely above 0 otherwise beats every background column sharing
+    nothing and reads as certain (10 integer percentages among 78 temperatures: p = 0.45 on
+    the numbers they could hold, likelihood 1.0). Columns of a few values are left to the
+    background (chance_overlap in a small lake): their test can hardly reach significance
+    (3 of 3 shared on 6 values is p = 0.05)."""
+    small = np.minimum(np.asarray(na), np.asarray(nb)) <= FEW_VALUES
+    return np.where((statistic < SIGNIFICANT) & ~small, 0.0, statistic)
 
 
 def few_values(na, nb, shared) -> np.ndarray:
@@ -481,7 +528,7 @@ def set_reach(qs: list, part: LakePart, lp: LakeProfiles) -> np.ndarray:
     holding all of the other's values (t = min(|Q|, |X|)), on the pair's population."""
     na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
     nb = part.sizes.astype(np.float64)[None, :]
-    return set_statistic(np.minimum(na, nb), na, nb, set_population(qs, part.sizes, lp))
+    return set_statistic(np.minimum(na, nb), na, nb, set_population(qs, part.ids, lp))
 
 
 def reach_weights(qs: list, part: LakePart, lp: LakeProfiles) -> np.ndarray:
@@ -723,7 +770,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
         if weights.get("set"):
             shares = np.flatnonzero(ov[i])
             st = set_statistic(ov[i][shares], len(q.tokens), lp.sizes[shares],
-                               set_population([q], lp.sizes[shares], lp)[0])
+                               set_population([q], shares, lp)[0])
             order = np.argsort(-st, kind="stable")[:neighbours]
             cand_cols.update(shares[order][st[order] > 0].tolist())
         if weights.get("header"):
