@@ -148,8 +148,9 @@ def _recorded(out) -> dict:
     """The build settings the index at ``out`` records as ``build_index`` keywords, so a
     rebuild keeps them: the options it was built with (``build.options`` of its manifest,
     read by the parser of ``lakejoin index``: cli.py ``read_build_options``), else those its
-    sections record (indexing/pipeline.py ``recorded_settings``). Recorded options this
-    version cannot read: MagicError naming the index and the command that rebuilds it."""
+    sections record (indexing/pipeline.py ``recorded_settings``); of an index another
+    version built, as its manifest writes them. Recorded options this version cannot
+    read: MagicError naming the index and the command that rebuilds it."""
     import json
     from pathlib import Path
 
