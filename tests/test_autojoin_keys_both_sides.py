@@ -31,6 +31,16 @@ def test_query_mapped_to_the_lake_counts_the_query_keys_too():
     assert said in aj._repr_html_()
 
 
+def test_query_rows_the_program_gives_no_key_count_as_keys_not_joined():
+    """12 query rows, 2 without a last name (no key from the program): 10 of the 12."""
+    q = pd.DataFrame({"first": FIRST[:12], "last": LAST[:10] + [None, None]})
+    program = Program((Column("last"), Constant(", "), Column("first")))
+    aj = AutoJoin(found=True, message="", left=q, right=LAKE_LASTFIRST, left_name="pl",
+                  right_name="lake", source="left", program=program,
+                  source_column="last", target_column="player").with_right(LAKE_LASTFIRST)
+    assert "joins 10 of the 12 keys of pl, 10 of the 40 of lake" in repr(aj), repr(aj)
+
+
 def test_lake_mapped_to_the_query_says_the_same_things_in_the_same_order():
     """12 query names "First Last", 10 of them in the lake: 10 of the query's 12 keys first,
     then 10 of the lake's 40 (the program's outputs on it)."""

@@ -245,13 +245,17 @@ class AutoJoin(Joinable):
     def keys_text(self) -> str:
         """The distinct keys the join pairs, as a share of each table's, left (the query)
         first whichever table the program transforms: "10 of the 10 keys of pl, 10 of the
-        5,158 of nba/players_lastfirst" (a table's keys: its key column's distinct values,
-        or the program's distinct outputs on it). Without the tables (loaded from JSON):
-        the target's share alone."""
+        5,158 of nba/players_lastfirst" (a table's keys: its key column's distinct values;
+        of the table the program transforms, its distinct outputs and the distinct values
+        it gives none for). Without the tables (loaded from JSON): the target's share."""
         if not self.found or self.left is None or self.right is None:
             return f"{self.coverage:,} of the {self.target_keys:,} keys of {self.target_name}"
-        source = set(self._source_target_keys()[0])
-        source.discard(None)
+        skeys = self._source_target_keys()[0]
+        src, labels = self.source_frame, _labels(self.source_frame)
+        cells = [column_texts(src[labels[c]]) for c in self.program.columns if c in labels]
+        source = {k for k in skeys if k is not None} | {
+            row for row, k in zip(zip(*cells), skeys)
+            if k is None and any(v is not None for v in row)}
         left, right = ((len(source), self.target_keys) if self.source == "left"
                        else (self.target_keys, len(source)))
         return (f"{self.coverage:,} of the {left:,} keys of {self.left_name}, "
