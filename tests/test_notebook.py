@@ -196,7 +196,8 @@ def test_beyond_equality_runs_with_expected_outputs(demo_index_path, demo_fuzzy_
     code = texts(by_source["print(aj.code(\"staff\", other=\"logins\"))"])
     assert "def derive_key(name):" in code and "joined = (\n    staff\n    .assign(" in code
     lake = texts(by_source["claims = pd.DataFrame({"])
-    assert 'upper(`State`) + " (US)"; joins 6/6 keys' in lake
+    assert ('upper(`State`) + " (US)"; joins 6 of the 6 keys of claims, 6 of the 51 of '
+            'fivethirtyeight/bad-drivers/bad-drivers') in lake
     # 4. fuzzy join: a numeric threshold chosen for the target, estimates, matches, chart
     fuzzy = texts(by_source["survey = pd.DataFrame({"])
     head, _, rest = fuzzy.partition("estimated precision ")

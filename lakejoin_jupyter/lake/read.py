@@ -15,8 +15,8 @@ What is tolerated, and reported as a warning on the table:
   the line after them reads as a header its data rows agree with (:func:`preamble_lines`);
 * JSON lines files: a line that is not a JSON object is skipped (the warning gives its number);
 * very long cells (they are read; normalization does not index values over 512 chars);
-* numbers written with a decimal comma ("13,2") in a file not separated by commas: read as
-  numbers ("13.2", :func:`_decimal_commas`); with thousands or decimal points too: text, warned.
+* numbers written with a decimal comma ("13,2", "n/a" among them missing) in a file not
+  separated by commas: numbers ("13.2", :func:`_decimal_commas`); with points too: text, warned.
 List columns: a Parquet column of lists of scalars, or a JSON-lines column whose values are all
 lists of scalars (or null), is a list column (``TableInfo.lists``): the build reads it as one
 list of element texts per cell (``lists=True``), so its values are its elements; elsewhere
@@ -312,11 +312,13 @@ def inspect(table_id: int, uri: str, fmt: str) -> TableInfo:
     return read_columns(table_id, uri, fmt)[0]
 
 
-def _csv_columns(info: TableInfo, text: str, utf8: bytes | None = None) -> list:
+def _csv_columns(info: TableInfo, text: str, utf8: bytes | None = None,
+                 decimal_commas: list | None = None) -> list:
     """The data cells of a CSV/TSV text, one Arrow array per column; sets columns, n_rows,
     n_fields_max and the ragged-row warnings. Rows are the CSV records after the header,
     except empty records and records of one blank field; short rows are padded with nulls,
-    cells beyond the header are dropped, an empty cell is null.
+    cells beyond the header are dropped, an empty cell is null. Decimal commas: as
+    :func:`_decimal_commas` finds them, or in the ``decimal_commas`` columns when given.
 
     Parsed by Arrow's CSV reader; a file Arrow would read differently (ragged rows, a
     single column, quoting Arrow rejects) is parsed by Python's csv module instead, which
@@ -339,7 +341,7 @@ def _csv_columns(info: TableInfo, text: str, utf8: bytes | None = None) -> list:
         cols = _csv_columns_python(info, reader, len(header))
     info.n_rows = len(cols[0]) if cols else 0
     cols = [c if isinstance(c, pa.Array) else pa.array(c, pa.string()) for c in cols]
-    return _decimal_commas(info, cols)
+    return _decimal_commas(info, cols, decimal_commas)
 
 
 # a number written with a decimal comma and nothing else ("13,2", "-0,5"), an integer, and
@@ -351,25 +353,39 @@ _DECIMAL_POINT = r"^\s*-?[0-9]+\.[0-9]+\s*$"
 _THREE_DIGITS = r",[0-9]{3}\s*$"
 
 
-def _decimal_commas(info: TableInfo, cols: list) -> list:
+def _decimal_commas(info: TableInfo, cols: list, known: list | None = None) -> list:
     """``cols`` with the decimal-comma columns of a file not separated by commas read as
     numbers: each such column's commas become points ("13,2" -> "13.2"), as the same
     file written with decimal points reads (``pd.read_csv(..., decimal=",")`` reads the
     same numbers); their names go to ``info.decimal_commas``. A column is one when every
-    non-blank cell is an integer or a number with one decimal comma and no other
-    separator, and some cell's comma is not followed by exactly three digits (a column
-    of "1,500" and "2,000" only may be thousands: it stays text). A cell without a comma
-    keeps its text ("0012" stays "0012"). Columns that are numbers with a decimal comma
-    but also thousands points ("1.234,5") or decimal points ("1.5") stay text: one
-    warning names them."""
+    non-blank cell is an integer, a number with one decimal comma and no other separator,
+    or a null spelling (``NULL_SPELLINGS``: "n/a", "null", "nan", ...: missing to the index
+    and to :func:`typed_as_read_csv`, as an empty cell), and some cell's comma is not
+    followed by exactly three digits (a column of "1,500" and "2,000" only may be
+    thousands: it stays text). A cell without a comma keeps its text ("0012" stays
+    "0012"). Columns that are numbers with a decimal comma but also thousands points
+    ("1.234,5") or decimal points ("1.5") stay text: one warning names them. ``known``
+    (a table read after its build): the columns the build read so, whatever the rule
+    says of the file now, so a join reads what the index holds."""
     import pyarrow.compute as pc
     info.decimal_commas = []
     if info.delimiter == ",":
         return cols
+    if known is not None:
+        known = set(known)
+        info.decimal_commas = [n for n in info.columns if n in known]
+        return [pc.replace_substring(c, ",", ".") if n in info.decimal_commas else c
+                for n, c in zip(info.columns, cols)]
+    import pyarrow as pa
+
+    from .normalize import NULL_SPELLINGS
+    nulls = pa.array(sorted(NULL_SPELLINGS), pa.string())
     out, kept = [], []
     for name, col in zip(info.columns, cols):
         cells = col.drop_null()
         out.append(col)
+        cells = cells.filter(pc.invert(pc.is_in(pc.utf8_lower(pc.utf8_trim_whitespace(cells)),
+                                                value_set=nulls)))
         if len(cells) == 0 or not pc.any(pc.match_substring(cells, ",")).as_py():
             continue
         comma, points, point, whole = (pc.match_substring_regex(cells, r) for r in (
@@ -983,17 +999,20 @@ def _render_cell(v):
 
 def read_arrow(info: TableInfo, lists: bool = False) -> list:
     """The cells of a table the build has sniffed (its TableInfo), one Arrow string array
-    per column, read exactly as the build read them (same encoding and delimiter); a list
+    per column, read exactly as the build read them (same encoding and delimiter, the
+    decimal-comma columns it found: ``info.decimal_commas``); a list
     column as its JSON text, or (``lists``) as the build reads it, lists of element texts."""
     if info.format in ("csv", "tsv"):
         raw = _open_bytes(info.uri)
         text = raw.decode(info.encoding or "utf-8")
         probe = TableInfo(table_id=info.table_id, uri=info.uri, format=info.format,
                           encoding=info.encoding, delimiter=info.delimiter or ",")
-        if info.skip_lines:
-            cols = _csv_columns(probe, drop_lines(text, info.skip_lines))
+        if info.skip_lines:             # decimal commas: in the columns the build found
+            cols = _csv_columns(probe, drop_lines(text, info.skip_lines),
+                                decimal_commas=info.decimal_commas)
         else:
-            cols = _csv_columns(probe, text, raw if info.encoding == "utf-8" else None)
+            cols = _csv_columns(probe, text, raw if info.encoding == "utf-8" else None,
+                                decimal_commas=info.decimal_commas)
         cols = [cols[j] for j in indexed_order(info, probe.columns)]
     elif info.format == "parquet":
         cols = _parquet_columns(TableInfo(**{**asdict(info), "lists": []}), lists=lists)

@@ -44,7 +44,7 @@ def run(ctx, a):
     if a.demo == bool(a.lake):
         raise MagicError("Give the lake folder to index, or --demo for the packaged demo lake.")
     given = build_options(a, _refuse)
-    overwrite, rebuild = a.overwrite, False
+    overwrite, rebuild, in_place = a.overwrite, False, False
     engine = None
     kept = {}
     if a.demo:
@@ -57,12 +57,15 @@ def run(ctx, a):
             engine = open_index(a.out, check_lake=False)
         except IndexVersionError as e:     # built by another version: rebuilt, as --reuse means
             check_rebuild(lake, a.out)     # (of its own lake only: another's is refused)
-            print(f"Rebuilding {a.out} (--reuse): {e}".split("; rebuild")[0] + ".")
+            print(f"Rebuilding {a.out} (--reuse), with the options it was built with: "
+                  f"{e}".split("; rebuild")[0] + ".")
             rebuild = True                 # (the build checks the lake again, under its lock)
     if engine is not None:
         engine = _same_lake_or_rebuild(engine, lake, a.demo)
-        if engine is None:
-            overwrite, kept = True, _recorded(a.out)
+        if engine is None:                 # its lake changed: rebuilt
+            overwrite = in_place = True
+    if in_place or rebuild:                # --reuse rebuilds it with the options it was
+        kept = _recorded(a.out)            # built with, whatever made it rebuild
     if engine is not None:
         missing = [c for c in given["components"]
                    if not c.startswith("-") and not engine.index.has(c)]
@@ -145,12 +148,20 @@ def _recorded(out) -> dict:
     """The build settings the index at ``out`` records as ``build_index`` keywords, so a
     rebuild keeps them: the options it was built with (``build.options`` of its manifest,
     read by the parser of ``lakejoin index``: cli.py ``read_build_options``), else those its
-    sections record (indexing/pipeline.py ``recorded_settings``). Recorded options this
-    version cannot read: MagicError naming the index and the command that rebuilds it."""
+    sections record (indexing/pipeline.py ``recorded_settings``); of an index another
+    version built, as its manifest writes them. Recorded options this version cannot
+    read: MagicError naming the index and the command that rebuilds it."""
+    import json
+    from pathlib import Path
+
     from ..cli import read_build_options
-    from ..index.store import read_manifest, rebuild_command
+    from ..errors import IndexVersionError
+    from ..index.store import MANIFEST, read_manifest, rebuild_command
     from ..indexing.pipeline import recorded_settings
-    manifest = read_manifest(out)
+    try:
+        manifest = read_manifest(out)
+    except IndexVersionError:           # built by another version: its record as written
+        manifest = json.loads((Path(out).expanduser() / MANIFEST).read_text(encoding="utf-8"))
     s = recorded_settings(manifest)
     kept = {"components": list(s.components), "num_perm": s.num_perm,
             "minhash_seed": s.minhash_seed, "mate_bits": s.mate_bits,
