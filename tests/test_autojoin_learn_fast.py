@@ -1,16 +1,21 @@
-"""The learner's fast paths against plain ones on random inputs: the match tables of
+"""Auto-Join's fast paths against plain ones on random inputs: the match tables of
 ``_Strings`` against substring tests, ``_Candidates._expand`` (every example at once)
-against a loop over bound pairs, and the lazy queue of ``_Candidates`` against one heap of
-every entry (the queue's order before it was made lazy)."""
+against a loop over bound pairs, the lazy queue of ``_Candidates`` against one heap of
+every entry (the queue's order before it was made lazy), and the fuzzy step's candidate
+pairs (distances vectorized) against the prefix filter's loop, order and values exact."""
 from __future__ import annotations
 
 import heapq
 import itertools
+import math
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin.dsl import Constant, Words
+from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, _min_overlap_fraction,
+                                                  candidate_pairs, distance, tokens)
 from lakejoin_jupyter.join.autojoin.learn import (_BIG, _SEP, Example, ExampleSetLearner,
                                                   LearnSettings, _Candidates, _Strings)
 
@@ -157,3 +162,45 @@ def test_constants_in_the_first_output_s_order():
     texts = {outputs[0][i:j] for i in range(6) for j in range(i + 1, 7)
              if all(outputs[0][i:j] in o for o in outputs)}
     assert consts == sorted(texts, key=lambda c: (-len(c), outputs[0].find(c), c))
+
+
+def pairs_by_loop(derived, keys, t, kind, max_distance):
+    """candidate_pairs one pair at a time, in the prefix filter's order: by derived value,
+    then as its prefix tokens (ascending frequency) list the keys, each key once."""
+    tc, tk = [tokens(v, t) for v in derived], [tokens(v, t) for v in keys]
+    freq = Counter(x for s in tc + tk for x in s)
+    alpha = _min_overlap_fraction(kind, 1.0 - max_distance)
+
+    def prefix(s):
+        ordered = sorted(s, key=lambda x: (freq[x], x))
+        return ordered[:max(len(ordered) - math.ceil(alpha * len(ordered) - 1e-9) + 1, 1)]
+    index: dict = {}
+    for j, s in enumerate(tk):
+        for tok in prefix(s):
+            index.setdefault(tok, []).append(j)
+    out = []
+    for i, s in enumerate(tc):
+        seen = set()
+        for tok in prefix(s):
+            for j in index.get(tok, ()):
+                if j not in seen:
+                    seen.add(j)
+                    d = 0.0 if derived[i] == keys[j] else distance(s, tk[j], kind)
+                    if d <= max_distance + 1e-12:
+                        out.append((i, j, d))
+    return out
+
+
+fuzzy_values = st.lists(st.text("abcd ", min_size=1, max_size=8), min_size=1, max_size=10,
+                        unique=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(fuzzy_values, fuzzy_values, st.sampled_from(TOKENIZERS), st.sampled_from([0.2, 0.5]))
+def test_candidate_pairs_equal_the_loop_in_order_and_value(derived, keys, t, max_distance):
+    derived, keys = sorted(derived), sorted(keys)
+    cache: dict = {}
+    for kind in DISTANCES:          # one cache for every distance, as the fuzzy join uses it
+        ci, ki, dist = candidate_pairs(derived, keys, t, kind, max_distance, cache=cache)
+        got = list(zip(ci.tolist(), ki.tolist(), dist.tolist()))
+        assert got == pairs_by_loop(derived, keys, t, kind, max_distance)
