@@ -2,7 +2,8 @@
 ``_Strings`` against substring tests, ``_Candidates._expand`` (every example at once)
 against a loop over bound pairs, the lazy queue of ``_Candidates`` against one heap of
 every entry (the queue's order before it was made lazy), and the fuzzy step's candidate
-pairs (distances vectorized) against the prefix filter's loop, order and values exact."""
+pairs (distances vectorized) against the prefix filter's loop, order and values exact;
+``whole_keys`` (word runs by a pattern) against word bounds found by position."""
 from __future__ import annotations
 
 import heapq
@@ -18,6 +19,7 @@ from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, _min_ov
                                                   candidate_pairs, distance, tokens)
 from lakejoin_jupyter.join.autojoin.learn import (_BIG, _SEP, Example, ExampleSetLearner,
                                                   LearnSettings, _Candidates, _Strings)
+from lakejoin_jupyter.join.autojoin.pairs import _TOKEN, whole_keys
 
 ALPHABET = "abAB-/ _1"
 words = st.text(alphabet=ALPHABET, min_size=1, max_size=9)
@@ -204,3 +206,27 @@ def test_candidate_pairs_equal_the_loop_in_order_and_value(derived, keys, t, max
         ci, ki, dist = candidate_pairs(derived, keys, t, kind, max_distance, cache=cache)
         got = list(zip(ci.tolist(), ki.tolist(), dist.tolist()))
         assert got == pairs_by_loop(derived, keys, t, kind, max_distance)
+
+
+def whole_keys_by_position(v, keys):
+    """whole_keys from its definition: v[i:j] with i at a word's start, j at a word's end."""
+    n = len(v)
+    starts = [i for i in range(n) if v[i].isalnum() and (i == 0 or not v[i - 1].isalnum())]
+    ends = [j for j in range(1, n + 1) if v[j - 1].isalnum() and (j == n or not v[j].isalnum())]
+    out = [v[i:j] for i in starts for j in ends
+           if j - i >= 3 and v[i:j] in keys and any(ch.isalpha() for ch in v[i:j])]
+    return list(dict.fromkeys(out))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab1 -_é²٣\u00a0", max_size=14), st.data())
+def test_whole_keys_from_word_bounds(v, data):
+    pieces = {v[i:j] for i in range(len(v)) for j in range(i + 3, len(v) + 1)}
+    keys = {k: n for n, k in enumerate(sorted(pieces)) if data.draw(st.booleans())}
+    assert whole_keys(v, keys) == whole_keys_by_position(v, keys)
+
+
+def test_word_runs_are_the_alphanumeric_runs():
+    """The token pattern's runs are str.isalnum's, on every character up to U+FFFF."""
+    for c in map(chr, range(0x10000)):
+        assert bool(_TOKEN.fullmatch(c)) == c.isalnum()

@@ -339,12 +339,10 @@ def whole_keys(v: str, keys: dict) -> list:
     """The target values (``keys``: folded value -> id) of 3+ characters with a letter that
     occur in v as whole words: v[i:j] with i at the start of a word (i = 0 or v[i-1] not
     alphanumeric) and j at the end of one (j = len(v) or v[j] not alphanumeric)."""
-    n = len(v)
-    starts = [i for i in range(n) if v[i].isalnum() and (i == 0 or not v[i - 1].isalnum())]
-    ends = [j for j in range(1, n + 1) if v[j - 1].isalnum() and (j == n or not v[j].isalnum())]
+    words = [m.span() for m in _TOKEN.finditer(v)]     # runs of letters and digits
     out = []
-    for i in starts:
-        for j in ends:
+    for a, (i, _end) in enumerate(words):
+        for _start, j in words[a:]:                    # the words ending after i
             if j - i >= MIN_Q:
                 g = v[i:j]
                 if g in keys and any(ch.isalpha() for ch in g):
