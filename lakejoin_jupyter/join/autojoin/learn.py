@@ -938,7 +938,7 @@ class ExampleSetLearner:
         self.cache = cache if cache is not None else {}
         cased = []
         seen = set()
-        cc = self.cache.setdefault("case", {})
+        cc = self.cache.setdefault("case", {})     # a value -> its forms in CASINGS
         plain = operands(self.examples, columns, self.cache)
         outputs = [ex.output for ex in self.examples]
         mapped = mapped_operands(plain, outputs)
@@ -947,17 +947,14 @@ class ExampleSetLearner:
                            + trimmed_operands(plain, outputs) + mapped
                            + encoded_operands(plain, outputs, self.cache)
                            + worded_operands(plain, outputs, self.cache)):
-            for casing in CASINGS:      # each operand as it is, then its cased forms
-                if casing == "same":
-                    cv = vals
-                else:
-                    cv = []
-                    for v in vals:
-                        c = cc.get((v, casing))
-                        if c is None:
-                            c = cc[(v, casing)] = _case(v, casing)
-                        cv.append(c)
-                    cv = tuple(cv)
+            forms = []
+            for v in vals:
+                f = cc.get(v)
+                if f is None:
+                    f = cc[v] = tuple(_case(v, casing) for casing in CASINGS)
+                forms.append(f)
+            for c, casing in enumerate(CASINGS):    # each operand as it is, then cased
+                cv = vals if c == 0 else tuple(f[c] for f in forms)
                 if cv in seen:
                     continue
                 seen.add(cv)
