@@ -17,6 +17,7 @@ Deviations (docs/algorithms/autojoin.md):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import datetime as _dt
 import inspect
 import json
@@ -763,6 +764,17 @@ def cell_pattern(text, kind: str):
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _string_pattern(text: str, kind: str):
+    return cell_pattern(text, kind)
+
+
+def pattern_of(text, kind: str):
+    """:func:`cell_pattern`, cached for strings (guards test the same cells many times;
+    ``cell_pattern`` itself stays plain: its source goes into the generated code)."""
+    return _string_pattern(text, kind) if isinstance(text, str) else None
+
+
 @dataclass(frozen=True)
 class Guard:
     """True for a row whose ``column`` cell has one of ``patterns`` (of ``kind``)."""
@@ -771,7 +783,7 @@ class Guard:
     patterns: frozenset
 
     def test(self, text) -> bool:
-        return cell_pattern(text, self.kind) in self.patterns
+        return pattern_of(text, self.kind) in self.patterns
 
     def describe(self) -> str:
         if self.kind == "delimiters" and self.patterns == frozenset({""}):

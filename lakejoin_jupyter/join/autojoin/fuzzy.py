@@ -106,37 +106,90 @@ def candidate_pairs(derived: list, keys: list, tokenizer: str, kind: str,
     share a token among the first |x| - ceil(alpha |x|) + 1 tokens of each."""
     tc, tk, freq = _tokenized(derived, keys, tokenizer, cache)
     alpha = _min_overlap_fraction(kind, 1.0 - max_distance)
+    # each set's tokens by ascending frequency, the same for every distance (cached)
+    key = ("ordered", tokenizer)
+    ordered = cache.get(key) if cache is not None else None
+    if ordered is None:
+        def by_frequency(sets):
+            return [sorted(s, key=lambda x: (freq[x], x)) for s in sets]
+        ordered = (by_frequency(tc), by_frequency(tk))
+        if cache is not None:
+            cache[key] = ordered
 
-    def prefix(s):
-        ordered = sorted(s, key=lambda x: (freq[x], x))
-        p = len(ordered) - math.ceil(alpha * len(ordered) - 1e-9) + 1
-        return ordered[:max(p, 1)]
+    def prefix(toks):
+        p = len(toks) - math.ceil(alpha * len(toks) - 1e-9) + 1
+        return toks[:max(p, 1)]
 
     index = defaultdict(list)
-    for j, s in enumerate(tk):
+    for j, s in enumerate(ordered[1]):
         for tok in prefix(s):
             index[tok].append(j)
-    prefixes = [prefix(s) for s in tc]
+    prefixes = [prefix(s) for s in ordered[0]]
     if max_pairs is not None:
         work = sum(len(index.get(tok, ())) for p in prefixes for tok in p)
         if work > max_pairs:
             raise TooManyPairs(f"{work:,} candidate pairs for {tokenizer} tokens (limit "
                                f"{max_pairs:,})")
-    ci, ki, dist = [], [], []
-    for i, s in enumerate(tc):
-        seen = set()
-        for tok in prefixes[i]:
-            for j in index.get(tok, ()):
-                if j in seen:
-                    continue
-                seen.add(j)
-                d = 0.0 if derived[i] == keys[j] else distance(s, tk[j], kind)
-                if d <= max_distance + 1e-12:
-                    ci.append(i)
-                    ki.append(j)
-                    dist.append(d)
-    return (np.asarray(ci, dtype=np.int64), np.asarray(ki, dtype=np.int64),
-            np.asarray(dist, dtype=np.float64))
+    # the pairs in the filter's order (by derived value, then as its prefix tokens list
+    # the keys), each once; their distances from token-set intersections, vectorized
+    ci, ki = [], []
+    for i, p in enumerate(prefixes):
+        for tok in p:
+            js = index.get(tok)
+            if js:
+                ki += js
+                ci += [i] * len(js)
+    if not ci:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty.copy(), np.zeros(0, dtype=np.float64)
+    ci, ki = np.asarray(ci, dtype=np.int64), np.asarray(ki, dtype=np.int64)
+    _, first = np.unique(ci * len(keys) + ki, return_index=True)
+    first.sort()
+    ci, ki = ci[first], ki[first]
+    C, K, nc, nk, same = _token_matrices(derived, keys, tokenizer, tc, tk, cache)
+    inter = np.concatenate([np.asarray(C[ci[a:a + _CHUNK]].multiply(K[ki[a:a + _CHUNK]])
+                                       .sum(axis=1)).ravel()
+                            for a in range(0, len(ci), _CHUNK)])
+    x, y = nc[ci], nk[ki]
+    if kind == "jaccard":
+        dist = 1.0 - inter / (x + y - inter)
+    elif kind == "cosine":
+        dist = 1.0 - inter / np.sqrt(x * y)
+    else:
+        dist = 1.0 - 2.0 * inter / (x + y)
+    dist[same[ci] == ki] = 0.0
+    keep = dist <= max_distance + 1e-12
+    return ci[keep], ki[keep], dist[keep]
+
+
+_CHUNK = 65536      # candidate pairs whose intersections are computed at once
+
+
+def _token_matrices(derived: list, keys: list, tokenizer: str, tc: list, tk: list,
+                    cache: dict | None):
+    """The derived values' and keys' token sets as 0/1 sparse rows over one vocabulary,
+    their sizes, and for each derived value the index of the key equal to it (-1: none);
+    cached per tokenizer."""
+    hit = cache.get(("matrices", tokenizer)) if cache is not None else None
+    if hit is None:
+        from scipy import sparse
+        vocab: dict = {}
+        for s in tc + tk:
+            for t in s:
+                vocab.setdefault(t, len(vocab))
+
+        def matrix(sets):
+            cols = [vocab[t] for s in sets for t in s]
+            ptr = np.cumsum([0] + [len(s) for s in sets])
+            return sparse.csr_matrix((np.ones(len(cols)), cols, ptr),
+                                     shape=(len(sets), len(vocab)))
+        at = {v: j for j, v in enumerate(keys)}
+        hit = (matrix(tc), matrix(tk), np.array([len(s) for s in tc], dtype=np.float64),
+               np.array([len(s) for s in tk], dtype=np.float64),
+               np.array([at.get(v, -1) for v in derived], dtype=np.int64))
+        if cache is not None:
+            cache[("matrices", tokenizer)] = hit
+    return hit
 
 
 def check_constraint(ci: np.ndarray, ki: np.ndarray, dist: np.ndarray, s: float) -> bool:

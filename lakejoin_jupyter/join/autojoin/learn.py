@@ -459,23 +459,32 @@ def trimmed_operands(ops: list, outputs: Sequence[str]) -> list:
     return out
 
 
-def encoded_operands(ops: list, outputs: Sequence[str]) -> list:
+def encoded_operands(ops: list, outputs: Sequence[str], cache: dict | None = None) -> list:
     """Operands read through ``Encode`` (percent-encoded as a URL's query writes them, or
     as Texinfo writes a node name in HTML file names). One is kept only where it matters:
     for some example the encoded value occurs whole in the output (ignoring case) while the
     value as it is does not ("Production/Stable" in "...c=Production%2FStable",
-    "Time-Stamping" in "Time_002dStamping.html")."""
+    "Time-Stamping" in "Time_002dStamping.html"). Encodings are cached per value."""
+    cache = cache if cache is not None else {}
     seen = {vals for _node, vals in ops}
+    lowered = [o.lower() for o in outputs]
     out = []
     for scheme, encode in ENCODINGS.items():
+        done = cache.setdefault(("encode", scheme), {})
         for node, vals in ops:
             if isinstance(node, (Replace, Trim, Pad, Map, Words)):
                 continue
-            ev = tuple(encode(v) for v in vals)
+            ev = []
+            for v in vals:
+                e = done.get(v)
+                if e is None:
+                    e = done[v] = encode(v)
+                ev.append(e)
+            ev = tuple(ev)
             if ev in seen or not all(ev):
                 continue
-            if any(e != v and e.lower() in o.lower() and v.lower() not in o.lower()
-                   for e, v, o in zip(ev, vals, outputs)):
+            if any(e != v and e.lower() in lo and v.lower() not in lo
+                   for e, v, lo in zip(ev, vals, lowered)):
                 seen.add(ev)
                 out.append((Encode(node, scheme), ev))
     return out
@@ -652,19 +661,36 @@ class _Strings:
         self.lens = lens
         self.text = _codes(_SEP.join(strings) + _SEP) if strings else np.zeros(0, np.uint32)
         self.tables: dict = {}
+        self.where: dict = {}         # a character -> the text positions holding it
+
+    def positions(self, ch: str) -> np.ndarray:
+        hit = self.where.get(ch)
+        if hit is None:
+            hit = self.where[ch] = np.flatnonzero(self.text == ord(ch))
+        return hit
 
     def table(self, output: str):
-        """(maxlen per text position, longest common substring per string) against output."""
+        """(maxlen per text position, longest common substring per string) against output.
+        run[i] for output position j is the length of the common prefix of text[i:] and
+        output[j:]; it is non-zero only where text[i] == output[j], so each step touches
+        those positions alone."""
         hit = self.tables.get(output)
         if hit is None:
-            o = _codes(output)
             n = len(self.text)
-            run = np.zeros(n + 1, dtype=np.int32)
+            run = np.zeros(n + 1, dtype=np.int32)       # for output position j + 1
+            nxt = np.zeros(n + 1, dtype=np.int32)       # for output position j
             best = np.zeros(n, dtype=np.int32)
-            for j in range(len(o) - 1, -1, -1):      # runs along diagonals, last column first
-                eq = self.text == o[j]
-                run = np.concatenate([np.where(eq, run[1:] + 1, 0), [0]]).astype(np.int32)
-                np.maximum(best, run[:-1], out=best)
+            last = None                                  # the positions set in run
+            for j in range(len(output) - 1, -1, -1):    # along diagonals, last column first
+                at = self.positions(output[j])
+                if len(at):
+                    got = run[at + 1] + 1
+                    nxt[at] = got
+                    best[at] = np.maximum(best[at], got)
+                if last is not None:
+                    run[last] = 0
+                run, nxt = nxt, run
+                last = at
             if len(self.starts):
                 lcs = np.maximum.reduceat(np.concatenate([best, [0]]), self.starts)
             else:
@@ -700,14 +726,21 @@ class _Candidates:
         common = [len(o1) - i for i in range(len(o1))]
         for o in outputs[1:]:
             common = [min(a, b) for a, b in zip(common, learner.common_prefixes(o1, o))]
-        consts = {o1[i:i + n] for i, m in enumerate(common) for n in range(1, m + 1)}
-        # in the order of the first output (a set's order would vary with the hash seed)
+        # in the order of the first output (a set's order would vary with the hash seed):
+        # by first occurrence in it, then by length (a constant's first occurrence in the
+        # first output is one of the positions it is taken from)
+        consts = dict.fromkeys(o1[i:i + n] for i, m in enumerate(common) for n in range(1, m + 1))
         allowed = learner.constant_ok
-        for c in sorted(consts, key=lambda c: (o1.find(c), c)):
+        for c in consts:
             if allowed is not None and not allowed(c):
                 continue
             heap.append((-len(c) * k, (-1, 0, 0), next(self.tick), 0, (Constant(c), (c,) * k)))
         self.tables = [st.table(o) for st, o in zip(learner.strings, outputs)]
+        # the operands, in queue order, wait in sorted arrays beside the heap (most are
+        # never reached): an entry (-bound, (rank, 0, form)) with form 0 for an operand's
+        # whole-operand operator, -1 for the operand to expand into its operators
+        self.pending = ([], [], [])
+        self.next_pending = 0
         if len(learner.cased):
             bounds = np.zeros(len(learner.cased), dtype=np.int64)
             alive = np.ones(len(learner.cased), dtype=bool)
@@ -720,31 +753,58 @@ class _Candidates:
                 bounds += b
             # an operand contained whole in every output yields its whole-operand operator
             # at once (progress = bound); its other operators make at most bound - 1
-            for rank in np.flatnonzero(alive).tolist():
-                b = int(bounds[rank])
-                if whole[rank]:
-                    heap.append((-b, (rank, 0, 0), next(self.tick), 0, ((rank, None, None), None)))
-                    b -= 1
-                if b > 0:
-                    heap.append((-b, (rank, 0, -1), next(self.tick), 1, rank))
+            ranks = np.flatnonzero(alive)
+            full = whole[ranks]
+            rest = bounds[ranks] - full
+            grow = rest > 0
+            neg = np.concatenate([-bounds[ranks][full], -rest[grow]])
+            rank = np.concatenate([ranks[full], ranks[grow]])
+            form = np.concatenate([np.zeros(int(full.sum()), dtype=np.int64),
+                                   np.full(int(grow.sum()), -1, dtype=np.int64)])
+            order = np.lexsort((form, rank, neg))
+            self.pending = (neg[order].tolist(), rank[order].tolist(), form[order].tolist())
         heapq.heapify(heap)
         self.heap = heap
         self.expanded = 0
 
+    def _peek(self):
+        """The progress (negated) of the next entry, None when none is left."""
+        negs = self.pending[0]
+        if self.next_pending < len(negs):
+            neg = negs[self.next_pending]
+            return min(neg, self.heap[0][0]) if self.heap else neg
+        return self.heap[0][0] if self.heap else None
+
+    def _pop(self):
+        """The next entry (-progress, key, tick, kind, item): the heap's or the pending
+        operands', whichever is first by (-progress, key); on equal ones the pending entry
+        (it was queued first, as its tick would say)."""
+        i = self.next_pending
+        negs, ranks, forms = self.pending
+        if i < len(negs):
+            neg, key = negs[i], (ranks[i], 0, forms[i])
+            if not self.heap or (neg, key) <= self.heap[0][:2]:
+                self.next_pending = i + 1
+                if forms[i] == 0:
+                    return neg, key, -1, 0, ((ranks[i], None, None), None)
+                return neg, key, -1, 1, ranks[i]
+        return heapq.heappop(self.heap)
+
     def __iter__(self):
         learner = self.learner
         yielded: dict = {}            # pieces -> the operator yielded for them
-        heap = self.heap
-        while heap:
-            neg, key, _, kind, item = heapq.heappop(heap)
+        while True:
+            if self._peek() is None:
+                break
+            neg, key, _, kind, item = self._pop()
             if kind != 0:
                 self._expand_into(item)
                 continue
             # an operator: gather every operator with the same progress (expanding operands
             # whose bound still equals it), then order the tie by validation hits
             tie = [(key, item)]
-            while heap and heap[0][0] == neg:
-                _n, k2, _t, kind2, item2 = heapq.heappop(heap)
+            while self._peek() == neg:
+                _n, k2, _t, kind2, item2 = self._pop()
                 if kind2 == 0:
                     tie.append((k2, item2))
                 else:
@@ -823,28 +883,28 @@ class _Candidates:
         b_back = np.where(j == n1, _BIG, j - n1)
         A = np.concatenate([a_front, a_front, a_back, a_back])
         B = np.concatenate([b_front, b_back, b_front, b_back])
-        ok = np.ones(len(A), dtype=bool)
-        total = np.zeros(len(A), dtype=np.int64)
-        sig = []
+        # every example at once (rows: examples, columns: bound pairs); each example's
+        # match lengths are followed by a 0, read where a cut starts at its end
+        n = np.array([len(c) for c in cased], dtype=np.int64)[:, None]
+        lo = np.minimum(np.maximum(np.where(A < 0, A + n, A), 0), n)
+        hi = np.minimum(np.maximum(np.where(B < 0, B + n, B), 0), n)
+        width = hi - lo
+        at = np.concatenate([[0], np.cumsum(n[:, 0] + 1)[:-1]])[:, None]
+        mm = np.concatenate([x for m in maxlens for x in (m, [0])])[at + lo]
+        okk = (width > 0) & (mm >= width)
         # a Words operand is cut between its words only, never inside one (deviation 37)
-        wb = ([learner.cache.get(("wbounds", node, w)) for w in raw]
-              if isinstance(node, Words) else None)
-        for e, m in enumerate(maxlens):
-            n = len(cased[e])
-            lo = np.minimum(np.maximum(np.where(A < 0, A + n, A), 0), n)
-            hi = np.minimum(np.maximum(np.where(B < 0, B + n, B), 0), n)
-            width = hi - lo
-            mm = np.concatenate([m, [0]])[np.minimum(lo, n)]
-            ok &= (width > 0) & (mm >= width)
-            if wb is not None and wb[e] is not None and len(wb[e]) == n + 1:
-                ok &= wb[e][lo] & wb[e][hi]
-            total += width
-            sig.append(lo)
-            sig.append(hi)
+        if isinstance(node, Words):
+            for e, w in enumerate(raw):
+                bounds = learner.cache.get(("wbounds", node, w))
+                if bounds is not None and len(bounds) == n[e, 0] + 1:
+                    okk[e] &= bounds[lo[e]] & bounds[hi[e]]
+        ok = okk.all(axis=0)
         if not ok.any():
             return
-        A, B, total = A[ok], B[ok], total[ok]
-        S = np.stack([x[ok] for x in sig], axis=1)
+        A, B, total = A[ok], B[ok], width[:, ok].sum(axis=0)
+        S = np.empty((len(A), 2 * len(cased)), dtype=np.int64)
+        S[:, 0::2] = lo[:, ok].T
+        S[:, 1::2] = hi[:, ok].T
         srank = (A != 0).astype(np.int64) + (B != _BIG).astype(np.int64)
         order = np.lexsort((srank,) + tuple(S[:, c] for c in range(S.shape[1] - 1, -1, -1)))
         S, A, B, total, srank = S[order], A[order], B[order], total[order], srank[order]
@@ -878,26 +938,23 @@ class ExampleSetLearner:
         self.cache = cache if cache is not None else {}
         cased = []
         seen = set()
-        cc = self.cache.setdefault("case", {})
+        cc = self.cache.setdefault("case", {})     # a value -> its forms in CASINGS
         plain = operands(self.examples, columns, self.cache)
         outputs = [ex.output for ex in self.examples]
         mapped = mapped_operands(plain, outputs)
         for node, vals in (plain + replaced_operands(plain, outputs, self.cache)
                            + padded_operands(plain + mapped, outputs)
                            + trimmed_operands(plain, outputs) + mapped
-                           + encoded_operands(plain, outputs)
+                           + encoded_operands(plain, outputs, self.cache)
                            + worded_operands(plain, outputs, self.cache)):
-            for casing in CASINGS:      # each operand as it is, then its cased forms
-                if casing == "same":
-                    cv = vals
-                else:
-                    cv = []
-                    for v in vals:
-                        c = cc.get((v, casing))
-                        if c is None:
-                            c = cc[(v, casing)] = _case(v, casing)
-                        cv.append(c)
-                    cv = tuple(cv)
+            forms = []
+            for v in vals:
+                f = cc.get(v)
+                if f is None:
+                    f = cc[v] = tuple(_case(v, casing) for casing in CASINGS)
+                forms.append(f)
+            for c, casing in enumerate(CASINGS):    # each operand as it is, then cased
+                cv = vals if c == 0 else tuple(f[c] for f in forms)
                 if cv in seen:
                     continue
                 seen.add(cv)

@@ -820,10 +820,9 @@ def whole_key_groups(source_columns: list, target_columns: list) -> list:
 def _whole_words_in(v: str, keys: dict) -> list:
     """The keys (folded value -> id) of 3+ characters that are whole words of v (see
     :func:`whole_keys`), letters or not."""
-    n = len(v)
-    starts = [i for i in range(n) if v[i].isalnum() and (i == 0 or not v[i - 1].isalnum())]
-    ends = [j for j in range(1, n + 1) if v[j - 1].isalnum() and (j == n or not v[j].isalnum())]
-    return list(dict.fromkeys(v[i:j] for i in starts for j in ends
+    words = [m.span() for m in _TOKEN.finditer(v)]     # runs of letters and digits
+    return list(dict.fromkeys(v[i:j] for a, (i, _end) in enumerate(words)
+                              for _start, j in words[a:]   # the words ending after i
                               if j - i >= MIN_Q and v[i:j] in keys))
 
 

@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .chance import chance_gain, code_rates
-from .dsl import PATTERN_KINDS, Guard, ProgramSet, cell_pattern
+from .dsl import PATTERN_KINDS, Guard, ProgramSet, pattern_of
 from .learn import (Candidate, Example, LearnSettings, _distinct_pairs, example_sets,
                     try_learn_transform)
 from .pairs import ColumnValues, PairGroup, find_pair_group, fold, signatures
@@ -101,11 +101,11 @@ def _guard(column: str, kind: str, cells: list, positive: list, negative: list,
     """The patterns of ``column`` that more rows want the new branch for (``positive``) than
     against it (``negative``); None when there is none. A last word must be wanted by rows
     of ``WORD_GUARD_SUPPORT`` distinct ``inputs`` (the branch program's input per row)."""
-    pos = Counter(cell_pattern(cells[i], kind) for i in positive)
-    neg = Counter(cell_pattern(cells[i], kind) for i in negative)
+    pos = Counter(pattern_of(cells[i], kind) for i in positive)
+    neg = Counter(pattern_of(cells[i], kind) for i in negative)
     least = WORD_GUARD_SUPPORT if kind == "last word" else 1
     inputs = inputs if inputs is not None else cells
-    held = Counter(p for p, _ in {(cell_pattern(cells[i], kind), inputs[i]) for i in positive})
+    held = Counter(p for p, _ in {(pattern_of(cells[i], kind), inputs[i]) for i in positive})
     chosen = frozenset(p for p, c in pos.items()
                        if p is not None and c > neg.get(p, 0) and held[p] >= least)
     return Guard(column, kind, chosen) if chosen else None
@@ -317,7 +317,7 @@ def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> lis
             continue                    # a joined or combined column: no single cell
         parts: dict = {}
         for p in g.pairs:
-            parts.setdefault(cell_pattern(column[p.source_row], kind), []).append(p)
+            parts.setdefault(pattern_of(column[p.source_row], kind), []).append(p)
         if len(parts) < 2:
             continue
         out += [PairGroup(g.source_column, g.target_column, pairs) for pairs in parts.values()
