@@ -2525,17 +2525,17 @@ class Engine:
                 elif name in keys or not (keys and very):
                     refuted = True            # the table's column, other values
                     break
-            if refuted:
-                continue
             free = [c for c in columns if c not in names]
+            if refuted or not matched or 2 * (len(matched) + min(
+                    len(free), sum(n in in_frame for n in renamed))) <= len(names):
+                continue     # none by its name, or too few left to rename to be more than half
             for name in renamed:              # a column renamed: another column holding it
                 for c in (free if name in in_frame else ()):
                     if c not in matched.values() and holds(name, columns[c]):
                         matched[name] = c
                         break
-            if not keys <= set(matched) or 2 * len(matched) <= len(names) or \
-                    not any(n == c for n, c in matched.items()):
-                continue                     # every column renamed: under other names
+            if not keys <= set(matched) or 2 * len(matched) <= len(names):
+                continue
             if keys and set(matched) <= keys and not (very or int(cat.table_rows[t]) == n_rows):
                 continue                     # a list of keys, as typed: not taken from it
             if len(matched) == 1 < len(columns):     # (matched by its name, above)
@@ -2573,8 +2573,8 @@ class Engine:
             if floats:
                 if text:                     # the lake's text: as the index reads numbers
                     values = values.map(lambda t: None if t is None else normalize_text(str(t)))
-                x = pd.to_numeric(values, errors="coerce")
-                return [None if pd.isna(v) else f"{float(v):.12g}" for v in x]
+                x = pd.to_numeric(values, errors="coerce")    # (-0.0 as the index's 0)
+                return [None if pd.isna(v) else f"{float(v) + 0.0:.12g}" for v in x]
             from .index.union_profile import cell_texts
             texts = cell_texts(values.to_numpy(dtype=object) if values.dtype == object
                                else values.to_numpy())

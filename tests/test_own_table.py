@@ -278,3 +278,51 @@ def test_own_table_is_recognised_with_an_added_column_or_renamed_columns(rows_la
     # one column has no rows to compare: a cut of gapminder's column by its name only
     assert _marked(engine, eu[["country"]]) == {"world/gapminder"}
     assert _marked(engine, eu[["country"]].rename(columns={"country": "nation"})) == set()
+
+
+@pytest.fixture(scope="module")
+def cut_lake(spark, tmp_path_factory):
+    """sport/teams.csv: 30 teams (a 3-letter code under ``abbreviation``, a city, a founding
+    year); sport/seasons.csv: those codes under ``team`` (another name), two seasons each;
+    wide/indicators.csv: 40 country codes (``ISO3``) and 12 float columns, the first rows of
+    one of them -0.0; geo/countries.csv: the 40 codes (``ISO3``) and a name each."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    rng = np.random.default_rng(17)
+    letters = list("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    codes = list(dict.fromkeys("".join(rng.choice(letters, 3)) for _ in range(200)))
+    teams = pd.DataFrame({"abbreviation": codes[:30],
+                          "city": [f"City{''.join(rng.choice(letters, 5)).lower()}"
+                                   for _ in range(30)],
+                          "founded": [str(y) for y in rng.integers(1946, 2005, 30)]})
+    seasons = pd.DataFrame({"team": codes[:30] * 2, "season": ["2023"] * 30 + ["2024"] * 30})
+    wide = pd.DataFrame({"ISO3": codes[100:140]})
+    for i in range(12):
+        wide[f"indicator_{i:03d}"] = np.round(rng.normal(0, 50, 40), 6)
+    wide.loc[:4, "indicator_007"] = -0.0         # written "-0.0"; the index holds it as 0
+    countries = pd.DataFrame({"ISO3": codes[100:140],
+                              "name": [f"Land{''.join(rng.choice(letters, 6)).lower()}"
+                                       for _ in range(40)]})
+    root = write_lake(tmp_path_factory.mktemp("cutlake") / "lake",
+                      {"sport/teams.csv": teams, "sport/seasons.csv": seasons,
+                       "wide/indicators.csv": wide, "geo/countries.csv": countries})
+    out = tmp_path_factory.mktemp("cutindex") / "c.index"
+    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
+    return open_index(out), root
+
+
+@pytest.mark.spark
+def test_a_frame_read_from_a_table_with_negative_zeros_is_that_tables(cut_lake):
+    """pandas reads the wide table's "-0.0" cells as -0.0, the index holds them as 0 (its
+    normalization): the frame's rows (its first 20, every column) are still the table's
+    rows, for the row check (``_holds_rows``) as for the column check (``_holds``), so both
+    searches mark the table; geo/countries, which holds the codes, is not the frame's."""
+    engine, root = cut_lake
+    w = pd.read_csv(root / "wide/indicators.csv").head(20)
+    assert (np.signbit(w["indicator_007"]) & (w["indicator_007"] == 0)).sum() == 5
+    assert _marked(engine, w) == {"wide/indicators"}
+    assert _marked(engine, w, keys=["ISO3"]) == {"wide/indicators"}
+    marks = _join_marks(engine, w, "ISO3", "josie")
+    assert marks == {"wide/indicators": True, "geo/countries": False}, marks
+    assert _union_marks(engine, w).get("wide/indicators") is True
