@@ -2473,7 +2473,8 @@ class Engine:
         no column of its name (a renamed column), to another of its columns that holds them;
         a column without such a partner is one the user added (a derived column). A table
         is the frame's own when its matched columns are more than half of the frame's (or
-        half: a cut of one column, below, and one column added) and include its key columns, every row of the frame (the values of its matched columns
+        half: a cut of one column, below, and one column added) and include its key
+        columns, every row of the frame (the values of its matched columns
         together) is a row of the table (:meth:`_holds_rows`), no column of a name the table
         has holds other values (except, for the join search, a non-key column of a frame
         with the table's very columns: another reader may type it otherwise, JSON's true as
