@@ -5,6 +5,8 @@ engine it finds there first).
 
     python bench/own_marks.py rankings INDEX --out RANKS.json [--queries 200] [--seed 0]
                                              [--compare OTHER.json]
+    python bench/own_marks.py marks INDEX --out MARKS.json [--queries 200] [--seed 0]
+                                       [--compare OTHER.json]
     python bench/own_marks.py wide INDEX TABLE.csv COLUMN [--rows 20] [--widths 3,100,200,0]
                                    [--repeats 3]
 
@@ -13,7 +15,10 @@ engine it finds there first).
 frames of its table's first 20 rows: every column, the column alone, and the column with
 one added column; each hit's table, column, usefulness and mark written as JSON.
 ``--compare``: per frame, whether the ranking is the same, differs only in the own table
-(marked and moved last), or otherwise. ``wide``: the search of ``COLUMN`` of
+(marked and moved last), or otherwise. ``marks``: the same frames, whether
+``Engine.own_tables`` takes the query's table for its own, with the column as the join's key
+and as the union search asks (no key); ``--compare``: how many frames each code marks.
+``wide``: the search of ``COLUMN`` of
 ``pd.read_csv(TABLE.csv).head(rows)`` cut to its first w columns (0: all), warm, the median
 of ``--repeats`` seconds, and whether the table is marked.
 """
@@ -56,26 +61,46 @@ def rankings(engine, queries: list) -> list:
 
 
 def compare(mine: list, other: list) -> dict:
-    counts = {v: {"same": 0, "own table marked (only)": 0, "own mark removed": 0,
-                  "other change": 0} for v in VARIANTS}
+    """Per frame, against ``other`` (the code before): the same ranking; one that differs
+    only in the query's own table (the table it was read from: marked now, listed last or
+    past the k shown, the other hits in the same order); or another change."""
+    kinds = ("same", "own table marked (only)", "own mark removed", "other change")
+    counts = {v: dict.fromkeys(kinds, 0) for v in VARIANTS}
     changed = []
     for a, b in zip(mine, other):
+        own = a["table"]
         for v, x, y in zip(VARIANTS, a["ranks"], b["ranks"]):
             if x == y:
                 counts[v]["same"] += 1
                 continue
-            own_x = {h[0] for h in x if h[3]}
-            rest_x = [h[:3] for h in x if not h[3]]
-            rest_y = [h[:3] for h in y if h[0] not in own_x]
-            if own_x and not any(h[3] for h in y) and rest_x == rest_y[:len(rest_x)]:
-                kind = "own table marked (only)"
-            elif any(h[3] for h in y) and not own_x:
+            rest_x = [h for h in x if h[0] != own]
+            rest_y = [h for h in y if h[0] != own]
+            n = min(len(rest_x), len(rest_y))
+            marked_x = all(h[3] for h in x if h[0] == own)
+            if any(h[3] for h in y if h[0] == own) and not marked_x:
                 kind = "own mark removed"
+            elif marked_x and rest_x[:n] == rest_y[:n] and \
+                    not any(h[3] for h in rest_x + rest_y):
+                kind = "own table marked (only)"
             else:
                 kind = "other change"
             counts[v][kind] += 1
-            changed.append((v, a["table"], a["column"], kind, sorted(own_x)))
+            changed.append((v, a["table"], a["column"], kind))
     return {"counts": counts, "changed": changed}
+
+
+def marks(engine, queries: list) -> list:
+    names = engine.index.tables["name"].tolist()
+    out = []
+    for table, column in queries:
+        df = engine.table(table).head(20).copy()
+        df.attrs = {}
+        one = df[[column]]
+        tid = [names.index(table)]
+        out.append([[bool(engine.own_tables(f, tid, keys=[column])),
+                     bool(engine.own_tables(f, tid))]
+                    for f in (df, one, one.assign(**{f"{column}_added": 1}))])
+    return out
 
 
 def wide(engine, csv: str, column: str, rows: int, widths: list, repeats: int) -> list:
@@ -106,6 +131,12 @@ def main(argv=None) -> int:
     r.add_argument("--queries", type=int, default=200)
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--compare", type=Path)
+    m = sub.add_parser("marks")
+    m.add_argument("index")
+    m.add_argument("--out", type=Path, required=True)
+    m.add_argument("--queries", type=int, default=200)
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--compare", type=Path)
     w = sub.add_parser("wide")
     w.add_argument("index")
     w.add_argument("csv")
@@ -118,6 +149,18 @@ def main(argv=None) -> int:
     engine = lj.open_index(a.index)
     if a.mode == "wide":
         wide(engine, a.csv, a.column, a.rows, [int(x) for x in a.widths.split(",")], a.repeats)
+        return 0
+    if a.mode == "marks":
+        got = marks(engine, sample(engine, a.queries, a.seed))
+        a.out.write_text(json.dumps(got))
+        if a.compare:
+            old = json.loads(a.compare.read_text())
+            for i, v in enumerate(VARIANTS):
+                for j, search in enumerate(("join search", "union search")):
+                    print(f"{v}, {search}: marked {sum(r[i][j] for r in old)} before, "
+                          f"{sum(r[i][j] for r in got)} now; newly "
+                          f"{sum(x[i][j] and not y[i][j] for x, y in zip(got, old))}, no longer "
+                          f"{sum(y[i][j] and not x[i][j] for x, y in zip(got, old))}")
         return 0
     ranks = rankings(engine, sample(engine, a.queries, a.seed))
     a.out.write_text(json.dumps(ranks))
