@@ -2472,13 +2472,15 @@ class Engine:
         column of its name whose set holds every one of its values, or, when the table has
         no column of its name (a renamed column), to another of its columns that holds them;
         a column without such a partner is one the user added (a derived column). A table
-        is the frame's own when its matched columns are more than half of the frame's and
-        include its key columns, every row of the frame (the values of its matched columns
+        is the frame's own when its matched columns are more than half of the frame's (or
+        half: a cut of one column, below, and one column added) and include its key
+        columns, every row of the frame (the values of its matched columns
         together) is a row of the table (:meth:`_holds_rows`), no column of a name the table
         has holds other values (except, for the join search, a non-key column of a frame
         with the table's very columns: another reader may type it otherwise, JSON's true as
         1.0), and the frame shows it was taken from the table rather than typed: it has the
-        table's very columns, the table's row count, or a matched column besides its keys;
+        table's very columns, the table's row count, a matched column besides its keys, or
+        one matched column that is a cut of the table's;
         at least one column must be matched by its name (a frame under other names only is
         the user's, as a one-column frame renamed could be any list of its values), and one
         column of a wider table must moreover be a cut of it (:meth:`_one_column_cut`). Of several, those with the most columns matched by name (a copy of the table under
@@ -2490,7 +2492,7 @@ class Engine:
         ``names``: all the frame's column names when ``frame`` holds the values of some only
         (a Spark query's key); ``n_rows``: its row count (default its length). The key
         columns alone may be the user's own list of keys, whose best partner a mark would
-        send to the end of the hits."""
+        send to the end of the hits: two or more need the table's row count or very columns."""
         cat = self._catalog
         names = [str(c) for c in (frame.columns if names is None else names)]
         if len(set(names)) < len(names) or not frame.columns.is_unique:
@@ -2525,24 +2527,30 @@ class Engine:
                 elif name in keys or not (keys and very):
                     refuted = True            # the table's column, other values
                     break
-            if refuted:
-                continue
             free = [c for c in columns if c not in names]
+            if refuted or not matched or 2 * (len(matched) + min(
+                    len(free), sum(n in in_frame for n in renamed))) < len(names):
+                continue     # none by its name, or too few left to rename to make half
             for name in renamed:              # a column renamed: another column holding it
                 for c in (free if name in in_frame else ()):
                     if c not in matched.values() and holds(name, columns[c]):
                         matched[name] = c
                         break
-            if not keys <= set(matched) or 2 * len(matched) <= len(names) or \
-                    not any(n == c for n, c in matched.items()):
-                continue                     # every column renamed: under other names
-            if keys and set(matched) <= keys and not (very or int(cat.table_rows[t]) == n_rows):
-                continue                     # a list of keys, as typed: not taken from it
+            if not keys <= set(matched) or 2 * len(matched) < len(names):
+                continue
+            cut = False
             if len(matched) == 1 < len(columns):     # (matched by its name, above)
                 name = next(iter(matched))
-                if name in in_frame and not self._one_column_cut(tokens(name)[0],
-                                                                 columns[name], tokens(name)[1]):
-                    continue
+                if name in in_frame:
+                    if not self._one_column_cut(tokens(name)[0], columns[name],
+                                                tokens(name)[1]):
+                        continue
+                    cut = True
+            if 2 * len(matched) == len(names) and not cut:
+                continue                     # half: only a cut and a column the user added
+            if keys and set(matched) <= keys and not (
+                    cut or very or int(cat.table_rows[t]) == n_rows):
+                continue                     # a list of keys, as typed: not taken from it
             pairs = {n: c for n, c in matched.items() if n in in_frame}
             if len(pairs) > 1 and not self._holds_rows(t, frame, pairs):
                 continue
@@ -2573,8 +2581,8 @@ class Engine:
             if floats:
                 if text:                     # the lake's text: as the index reads numbers
                     values = values.map(lambda t: None if t is None else normalize_text(str(t)))
-                x = pd.to_numeric(values, errors="coerce")
-                return [None if pd.isna(v) else f"{float(v):.12g}" for v in x]
+                x = pd.to_numeric(values, errors="coerce")    # (-0.0 as the index's 0)
+                return [None if pd.isna(v) else f"{float(v) + 0.0:.12g}" for v in x]
             from .index.union_profile import cell_texts
             texts = cell_texts(values.to_numpy(dtype=object) if values.dtype == object
                                else values.to_numpy())

@@ -55,18 +55,19 @@ def test_join_search_marks_a_cut_of_a_lake_table_as_union_search_does(own_lake):
     """A frame of some of zones' columns and rows is zones' rows: every one-column join
     method marks zones "(your table)" (left out by include_own=False), as the union search
     does, when the frame holds a column besides the key (its values are zones' too). A frame
-    of the key columns only is zones' for the join search only with zones' row count (the
-    time zone column alone of 80 rows, or the MATE pair of 90, may be the user's own list
-    of keys, whose best partner a mark would send to the end), while the union search takes
-    the one-column one for a cut. A few time zones, or ones zones_more also holds, are no
-    cut: neither search marks a table."""
+    of one key column is zones' when it is a cut of zones' column (the time zone column
+    alone of 80 rows), for both searches; a frame of two key columns only (the MATE pair of
+    90) is zones' for the join search only with zones' row count (it may be the user's own
+    list of keys, whose best partner a mark would send to the end). A few time zones, or
+    ones zones_more also holds, are no cut: neither search marks a table."""
     engine, zt = own_lake
     one = [m.name for m in engine.methods() if m.single_column]
     assert {"josie", "lshensemble"} <= set(one), one
     keys_only = zt.iloc[:80][["tz"]]
     assert _union_marks(engine, keys_only).get("geo/zones")
     for m in one:
-        assert not any(_join_marks(engine, keys_only, "tz", m).values()), m
+        marks = _join_marks(engine, keys_only, "tz", m)
+        assert marks["geo/zones"] and not marks.get("geo/zones_more"), (m, marks)
         assert _join_marks(engine, zt[["tz"]], "tz", m)["geo/zones"], m
     cuts = [zt.sample(50, random_state=1)[["tz", "offset"]],
             zt.iloc[10:90][["region", "tz"]], zt.iloc[:100]]
@@ -102,7 +103,9 @@ def test_one_rule_decides_the_own_table_of_both_searches(own_lake, monkeypatch):
 # (case, frame's rows and columns of zones (None: all), extra frame changes, the join's
 # key columns or () for the union search, the row count given, the tables it is the own of)
 OWN_CASES = [
-    ("join: key only, fewer rows than zones", slice(0, 80), ["tz"], None, ["tz"], None, set()),
+    ("join: key only, a cut of zones", slice(0, 80), ["tz"], None, ["tz"], None,
+     {"geo/zones"}),
+    ("join: key only, a few values: no cut", slice(0, 5), ["tz"], None, ["tz"], None, set()),
     ("join: key only, zones' row count", slice(None), ["tz"], None, ["tz"], None,
      {"geo/zones"}),
     ("join: key only, zones' row count given (Spark)", slice(0, 80), ["tz"], None, ["tz"],
@@ -130,8 +133,14 @@ OWN_CASES = [
      (), None, set()),
     ("join: zones' very columns, a key value zones lacks", slice(0, 100), None, "tz", ["tz"],
      None, set()),
-    ("join: a column no lake table has", slice(0, 50), ["tz"], "extra", ["tz"], None, set()),
-    ("union: a column no lake table has", slice(0, 50), ["tz"], "extra", (), None, set()),
+    ("join: a cut of zones and a column no lake table has", slice(0, 50), ["tz"], "extra",
+     ["tz"], None, {"geo/zones"}),
+    ("union: a cut of zones and a column no lake table has", slice(0, 50), ["tz"], "extra",
+     (), None, {"geo/zones"}),
+    ("join: a cut of zones and two columns no lake table has: less than half", slice(0, 50),
+     ["tz"], "extra2", ["tz"], None, set()),
+    ("union: a cut of zones and two columns no lake table has: less than half",
+     slice(0, 50), ["tz"], "extra2", (), None, set()),
 ]
 
 
@@ -141,14 +150,18 @@ OWN_CASES = [
 def test_own_table_rule_case_by_case(own_lake, case, rows, columns, change, keys, n_rows,
                                      want):
     """``Engine.own_tables``, the one rule of both searches, on each kind of frame: a key
-    only frame is its table's with the table's row count (or its very columns), a frame
+    only frame is its table's with the table's row count (or its very columns; one key
+    column: a cut of it), a frame
     with a column besides its keys (the union search has no keys) with its values held,
     one with the table's very columns with its key values held (the join's; the union's
-    with all); one column of a wider table must be a cut of it."""
+    with all); one column of a wider table must be a cut of it; at least half of the
+    frame's columns must be matched."""
     engine, zt = own_lake
     frame = zt.iloc[rows][columns if columns is not None else list(zt.columns)].copy()
-    if change == "extra":
+    if change in ("extra", "extra2"):
         frame["extra"] = "x"
+        if change == "extra2":
+            frame["extra2"] = "y"
     elif change is not None:                  # values the lake does not hold
         frame[change] = frame[change] + "x"
     tables = engine.index.tables["name"].tolist()
@@ -257,9 +270,10 @@ def test_own_table_is_recognised_with_an_added_column_or_renamed_columns(rows_la
     """A frame read from gapminder plus one derived column, or with two columns renamed to
     names no lake table has, is still gapminder's rows: both searches mark gapminder "(your
     table)", the union search lists it last and leaves it out with include_own=False (so
-    stacking it would not add the table's own rows). A derived column alone does not make
-    a frame of a typed list of keys the table's (the key column and an added one), and one
-    column is matched by its name only (renamed, it could be any list of those values)."""
+    stacking it would not add the table's own rows). The key column, a cut of gapminder's,
+    and one added column are gapminder's (half of the frame's columns matched), with two
+    added columns no table's; and one column is matched by its name only (renamed, it could
+    be any list of those values)."""
     engine, g = rows_lake
     eu = g[(g.continent == "Europe") & (g.year == 2007)].head(12).reset_index(drop=True)
     derived = eu.assign(gdp_total=eu["pop"] * eu["lifeExp"])
@@ -274,7 +288,81 @@ def test_own_table_is_recognised_with_an_added_column_or_renamed_columns(rows_la
         assert [h.table for h in res][-1] == "world/gapminder" and res[-1].is_query_table
         assert "world/gapminder" not in {h.table for h in engine.search_unionable(
             frame, k=5, include_own=False)}
-    assert _marked(engine, eu[["country"]].assign(note="x"), keys=["country"]) == set()
+    assert _marked(engine, eu[["country"]].assign(note="x"), keys=["country"]) == \
+        {"world/gapminder"}
+    assert _marked(engine, eu[["country"]].assign(note="x", n=1), keys=["country"]) == set()
     # one column has no rows to compare: a cut of gapminder's column by its name only
     assert _marked(engine, eu[["country"]]) == {"world/gapminder"}
     assert _marked(engine, eu[["country"]].rename(columns={"country": "nation"})) == set()
+
+
+@pytest.fixture(scope="module")
+def cut_lake(spark, tmp_path_factory):
+    """sport/teams.csv: 30 teams (a 3-letter code under ``abbreviation``, a city, a founding
+    year); sport/seasons.csv: those codes under ``team`` (another name), two seasons each;
+    wide/indicators.csv: 40 country codes (``ISO3``) and 12 float columns, the first rows of
+    one of them -0.0; geo/countries.csv: the 40 codes (``ISO3``) and a name each."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    rng = np.random.default_rng(17)
+    letters = list("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    codes = list(dict.fromkeys("".join(rng.choice(letters, 3)) for _ in range(200)))
+    teams = pd.DataFrame({"abbreviation": codes[:30],
+                          "city": [f"City{''.join(rng.choice(letters, 5)).lower()}"
+                                   for _ in range(30)],
+                          "founded": [str(y) for y in rng.integers(1946, 2005, 30)]})
+    seasons = pd.DataFrame({"team": codes[:30] * 2, "season": ["2023"] * 30 + ["2024"] * 30})
+    wide = pd.DataFrame({"ISO3": codes[100:140]})
+    for i in range(12):
+        wide[f"indicator_{i:03d}"] = np.round(rng.normal(0, 50, 40), 6)
+    wide.loc[:4, "indicator_007"] = -0.0         # written "-0.0"; the index holds it as 0
+    countries = pd.DataFrame({"ISO3": codes[100:140],
+                              "name": [f"Land{''.join(rng.choice(letters, 6)).lower()}"
+                                       for _ in range(40)]})
+    root = write_lake(tmp_path_factory.mktemp("cutlake") / "lake",
+                      {"sport/teams.csv": teams, "sport/seasons.csv": seasons,
+                       "wide/indicators.csv": wide, "geo/countries.csv": countries})
+    out = tmp_path_factory.mktemp("cutindex") / "c.index"
+    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
+    return open_index(out), root
+
+
+@pytest.mark.spark
+def test_a_frame_read_from_a_table_with_negative_zeros_is_that_tables(cut_lake):
+    """pandas reads the wide table's "-0.0" cells as -0.0, the index holds them as 0 (its
+    normalization): the frame's rows (its first 20, every column) are still the table's
+    rows, for the row check (``_holds_rows``) as for the column check (``_holds``), so both
+    searches mark the table; geo/countries, which holds the codes, is not the frame's."""
+    engine, root = cut_lake
+    w = pd.read_csv(root / "wide/indicators.csv").head(20)
+    assert (np.signbit(w["indicator_007"]) & (w["indicator_007"] == 0)).sum() == 5
+    assert _marked(engine, w) == {"wide/indicators"}
+    assert _marked(engine, w, keys=["ISO3"]) == {"wide/indicators"}
+    marks = _join_marks(engine, w, "ISO3", "josie")
+    assert marks == {"wide/indicators": True, "geo/countries": False}, marks
+    assert _union_marks(engine, w).get("wide/indicators") is True
+
+
+@pytest.mark.spark
+def test_a_one_column_cut_is_its_tables_in_both_searches_with_an_added_column_too(cut_lake):
+    """teams' codes, its first 8 rows (27% of the 30 codes; no other table has a column
+    ``abbreviation``, seasons holds them under ``team``): a cut of teams, the one-column
+    rule of both searches. The join search on that column marks teams, alone (its key only)
+    or with a column the user added; so does the union search; seasons is marked by
+    neither. One code (3%, under CUT_SHARE) is no cut: nothing marked."""
+    engine, root = cut_lake
+    teams = pd.read_csv(root / "sport/teams.csv", dtype=str)
+    cut = teams.head(8)[["abbreviation"]]
+    for frame in (cut, cut.assign(x=1)):
+        assert _marked(engine, frame, keys=["abbreviation"]) == {"sport/teams"}
+        assert _marked(engine, frame) == {"sport/teams"}
+        marks = _join_marks(engine, frame, "abbreviation", "josie")
+        assert marks == {"sport/teams": True, "sport/seasons": False}, marks
+        hits = engine.search(frame, "abbreviation", k=10, rank="useful")
+        assert [(h.table, h.is_query_table) for h in hits][-1] == ("sport/teams", True)
+        union = engine.search_unionable(frame, k=5)
+        assert union[-1].table == "sport/teams" and union[-1].is_query_table
+        assert not any(h.is_query_table for h in union[:-1])
+    one = teams.head(1)[["abbreviation"]]
+    assert _marked(engine, one, keys=["abbreviation"]) == set() == _marked(engine, one)
