@@ -2479,8 +2479,7 @@ class Engine:
         has holds other values (except, for the join search, a non-key column of a frame
         with the table's very columns: another reader may type it otherwise, JSON's true as
         1.0), and the frame shows it was taken from the table rather than typed: it has the
-        table's very columns, the table's row count, a matched column besides its keys, or
-        one matched column that is a cut of the table's;
+        table's very columns, the table's row count, or a matched column besides its keys;
         at least one column must be matched by its name (a frame under other names only is
         the user's, as a one-column frame renamed could be any list of its values), and one
         column of a wider table must moreover be a cut of it (:meth:`_one_column_cut`). Of several, those with the most columns matched by name (a copy of the table under
@@ -2491,8 +2490,9 @@ class Engine:
         ``keys``: the frame's key columns (the join search's; the union search has none);
         ``names``: all the frame's column names when ``frame`` holds the values of some only
         (a Spark query's key); ``n_rows``: its row count (default its length). The key
-        columns alone may be the user's own list of keys, whose best partner a mark would
-        send to the end of the hits: two or more need the table's row count or very columns."""
+        columns alone (with or without columns the user added) may be the user's own list of
+        keys, whose best partner a mark would send to the end of the hits, and joining the
+        table adds its other columns: they need the table's row count or very columns."""
         cat = self._catalog
         names = [str(c) for c in (frame.columns if names is None else names)]
         if len(set(names)) < len(names) or not frame.columns.is_unique:
@@ -2548,8 +2548,7 @@ class Engine:
                     cut = True
             if 2 * len(matched) == len(names) and not cut:
                 continue                     # half: only a cut and a column the user added
-            if keys and set(matched) <= keys and not (
-                    cut or very or int(cat.table_rows[t]) == n_rows):
+            if keys and set(matched) <= keys and not (very or int(cat.table_rows[t]) == n_rows):
                 continue                     # a list of keys, as typed: not taken from it
             pairs = {n: c for n, c in matched.items() if n in in_frame}
             if len(pairs) > 1 and not self._holds_rows(t, frame, pairs):

@@ -55,19 +55,18 @@ def test_join_search_marks_a_cut_of_a_lake_table_as_union_search_does(own_lake):
     """A frame of some of zones' columns and rows is zones' rows: every one-column join
     method marks zones "(your table)" (left out by include_own=False), as the union search
     does, when the frame holds a column besides the key (its values are zones' too). A frame
-    of one key column is zones' when it is a cut of zones' column (the time zone column
-    alone of 80 rows), for both searches; a frame of two key columns only (the MATE pair of
-    90) is zones' for the join search only with zones' row count (it may be the user's own
-    list of keys, whose best partner a mark would send to the end). A few time zones, or
-    ones zones_more also holds, are no cut: neither search marks a table."""
+    of the key columns only is zones' for the join search only with zones' row count (the
+    time zone column alone of 80 rows, or the MATE pair of 90, may be the user's own list
+    of keys, whose best partner a mark would send to the end, and joining zones adds its
+    other columns), while the union search takes the one-column one for a cut. A few time
+    zones, or ones zones_more also holds, are no cut: neither search marks a table."""
     engine, zt = own_lake
     one = [m.name for m in engine.methods() if m.single_column]
     assert {"josie", "lshensemble"} <= set(one), one
     keys_only = zt.iloc[:80][["tz"]]
     assert _union_marks(engine, keys_only).get("geo/zones")
     for m in one:
-        marks = _join_marks(engine, keys_only, "tz", m)
-        assert marks["geo/zones"] and not marks.get("geo/zones_more"), (m, marks)
+        assert not any(_join_marks(engine, keys_only, "tz", m).values()), m
         assert _join_marks(engine, zt[["tz"]], "tz", m)["geo/zones"], m
     cuts = [zt.sample(50, random_state=1)[["tz", "offset"]],
             zt.iloc[10:90][["region", "tz"]], zt.iloc[:100]]
@@ -103,8 +102,7 @@ def test_one_rule_decides_the_own_table_of_both_searches(own_lake, monkeypatch):
 # (case, frame's rows and columns of zones (None: all), extra frame changes, the join's
 # key columns or () for the union search, the row count given, the tables it is the own of)
 OWN_CASES = [
-    ("join: key only, a cut of zones", slice(0, 80), ["tz"], None, ["tz"], None,
-     {"geo/zones"}),
+    ("join: key only, fewer rows than zones", slice(0, 80), ["tz"], None, ["tz"], None, set()),
     ("join: key only, a few values: no cut", slice(0, 5), ["tz"], None, ["tz"], None, set()),
     ("join: key only, zones' row count", slice(None), ["tz"], None, ["tz"], None,
      {"geo/zones"}),
@@ -133,8 +131,8 @@ OWN_CASES = [
      (), None, set()),
     ("join: zones' very columns, a key value zones lacks", slice(0, 100), None, "tz", ["tz"],
      None, set()),
-    ("join: a cut of zones and a column no lake table has", slice(0, 50), ["tz"], "extra",
-     ["tz"], None, {"geo/zones"}),
+    ("join: a key list and a column no lake table has", slice(0, 50), ["tz"], "extra",
+     ["tz"], None, set()),
     ("union: a cut of zones and a column no lake table has", slice(0, 50), ["tz"], "extra",
      (), None, {"geo/zones"}),
     ("join: a cut of zones and two columns no lake table has: less than half", slice(0, 50),
@@ -150,8 +148,8 @@ OWN_CASES = [
 def test_own_table_rule_case_by_case(own_lake, case, rows, columns, change, keys, n_rows,
                                      want):
     """``Engine.own_tables``, the one rule of both searches, on each kind of frame: a key
-    only frame is its table's with the table's row count (or its very columns; one key
-    column: a cut of it), a frame
+    only frame (with or without added columns) is its table's with the table's row count
+    (or its very columns), a frame
     with a column besides its keys (the union search has no keys) with its values held,
     one with the table's very columns with its key values held (the join's; the union's
     with all); one column of a wider table must be a cut of it; at least half of the
@@ -271,9 +269,10 @@ def test_own_table_is_recognised_with_an_added_column_or_renamed_columns(rows_la
     names no lake table has, is still gapminder's rows: both searches mark gapminder "(your
     table)", the union search lists it last and leaves it out with include_own=False (so
     stacking it would not add the table's own rows). The key column, a cut of gapminder's,
-    and one added column are gapminder's (half of the frame's columns matched), with two
-    added columns no table's; and one column is matched by its name only (renamed, it could
-    be any list of those values)."""
+    and one added column are gapminder's for the union search (half of the frame's columns
+    matched), with two added columns no table's; for the join search they are a typed list
+    of keys (joining gapminder adds its columns); and one column is matched by its name
+    only (renamed, it could be any list of those values)."""
     engine, g = rows_lake
     eu = g[(g.continent == "Europe") & (g.year == 2007)].head(12).reset_index(drop=True)
     derived = eu.assign(gdp_total=eu["pop"] * eu["lifeExp"])
@@ -288,9 +287,9 @@ def test_own_table_is_recognised_with_an_added_column_or_renamed_columns(rows_la
         assert [h.table for h in res][-1] == "world/gapminder" and res[-1].is_query_table
         assert "world/gapminder" not in {h.table for h in engine.search_unionable(
             frame, k=5, include_own=False)}
-    assert _marked(engine, eu[["country"]].assign(note="x"), keys=["country"]) == \
-        {"world/gapminder"}
-    assert _marked(engine, eu[["country"]].assign(note="x", n=1), keys=["country"]) == set()
+    assert _marked(engine, eu[["country"]].assign(note="x"), keys=["country"]) == set()
+    assert _marked(engine, eu[["country"]].assign(note="x")) == {"world/gapminder"}
+    assert _marked(engine, eu[["country"]].assign(note="x", n=1)) == set()
     # one column has no rows to compare: a cut of gapminder's column by its name only
     assert _marked(engine, eu[["country"]]) == {"world/gapminder"}
     assert _marked(engine, eu[["country"]].rename(columns={"country": "nation"})) == set()
@@ -345,22 +344,23 @@ def test_a_frame_read_from_a_table_with_negative_zeros_is_that_tables(cut_lake):
 
 
 @pytest.mark.spark
-def test_a_one_column_cut_is_its_tables_in_both_searches_with_an_added_column_too(cut_lake):
+def test_a_one_column_cut_is_its_table_in_union_search_and_a_key_list_in_join_search(cut_lake):
     """teams' codes, its first 8 rows (27% of the 30 codes; no other table has a column
-    ``abbreviation``, seasons holds them under ``team``): a cut of teams, the one-column
-    rule of both searches. The join search on that column marks teams, alone (its key only)
-    or with a column the user added; so does the union search; seasons is marked by
-    neither. One code (3%, under CUT_SHARE) is no cut: nothing marked."""
+    ``abbreviation``, seasons holds them under ``team``): a cut of teams for the union
+    search, alone or with a column the user added (teams listed last, marked). For the join
+    search the same frame is a list of keys, as a user would type it: joining teams adds
+    its other columns, so teams is a partner, not "(your table)", and comes first. One code
+    (3%, under CUT_SHARE) is no cut: nothing marked."""
     engine, root = cut_lake
     teams = pd.read_csv(root / "sport/teams.csv", dtype=str)
     cut = teams.head(8)[["abbreviation"]]
     for frame in (cut, cut.assign(x=1)):
-        assert _marked(engine, frame, keys=["abbreviation"]) == {"sport/teams"}
+        assert _marked(engine, frame, keys=["abbreviation"]) == set()
         assert _marked(engine, frame) == {"sport/teams"}
         marks = _join_marks(engine, frame, "abbreviation", "josie")
-        assert marks == {"sport/teams": True, "sport/seasons": False}, marks
+        assert marks == {"sport/teams": False, "sport/seasons": False}, marks
         hits = engine.search(frame, "abbreviation", k=10, rank="useful")
-        assert [(h.table, h.is_query_table) for h in hits][-1] == ("sport/teams", True)
+        assert hits[0].table == "sport/teams" and not hits[0].is_query_table
         union = engine.search_unionable(frame, k=5)
         assert union[-1].table == "sport/teams" and union[-1].is_query_table
         assert not any(h.is_query_table for h in union[:-1])
