@@ -86,7 +86,11 @@ function fitTails(table, tries = 0) {
     table.style.setProperty("--lakejoin-tail", widest + "px");
     requestAnimationFrame(() => cutTails(table));
     if (typeof ResizeObserver === "function") {
-      new ResizeObserver(() => cutTails(table)).observe(table);
+      const watch = new ResizeObserver(() => {
+        if (table.isConnected) cutTails(table);
+        else watch.disconnect();                  // a table redrawn since
+      });
+      watch.observe(table);
     }
   } else if (tails.length && tries < 600) requestAnimationFrame(() => fitTails(table, tries + 1));
 }

@@ -1399,6 +1399,9 @@ def test_run_all_joins_the_frame_the_widget_joined_when_the_last_cell_run_is_abo
     assert len(below) == 4 and "fifa_country_codes = (" in below[3], below[3][:300]
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"change-above-{ui}.png"))
+    page.locator(".jp-Notebook .jp-Cell").last.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(ARTIFACTS / f"change-above-{ui}-cells.png"))
     assert kernel_eval(lab, name, "len(fifa_country_codes)") == rows
     nb, tagged = saved_notebook(page, lab["root"] / name, 2)
     page.close()

@@ -326,7 +326,7 @@ def test_an_action_on_a_frame_changed_after_the_widgets_cell_writes_after_the_la
     w.action_buttons["join"].click()
     w.wait()
     assert tab.code_panel.after_last_run is False
-    assert "after the last cell run" not in tab.code_panel.code
+    assert "after the cell that changed it" not in tab.code_panel.code
     ns["fifa"] = fifa.head(3).copy()
     w.action_buttons["join"].click()
     w.wait()
