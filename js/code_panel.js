@@ -10,11 +10,14 @@
 // (found by the widget's model id, `root_id`), after the cells already written there. A
 // write `only_if_missing` (the search a widget makes by itself when it is created, e.g. by
 // "Run all") never changes an existing cell: it reports it "kept", with its source.
-// A write `after_last_run` (an action on a query frame changed after the widget's cell ran)
-// goes after the cell the kernel ran last (the highest execution count) when that is below
-// the widget: "Run all" then reaches it with the frame as the action joined it, where below
-// the widget it would read the frame before the cell that changed it. A cell of its key
-// above that point moves there.
+// A write `after_cells` (the cells the kernel saw change the action's query frame: their ids,
+// or execution counts when the frontend sent no id) goes after the lowest of them in the
+// notebook when that is below the widget: "Run all" then reaches it with the frame as the
+// action joined it, whichever cell ran last (below the widget it would read the frame before
+// the change; after the last cell run, when that is a cell above the change, too). With none
+// of them found, a write `after_last_run` (the frame changed after the widget's cell) goes
+// after the cell the kernel ran last (the highest execution count). A cell of its key above
+// that point moves there.
 // Frontends without that model (classic notebook, VS Code, Colab) get the code copied to the
 // clipboard instead, and the code stays visible to copy by hand.
 
@@ -79,6 +82,39 @@ function lastRunIndex(cells) {
   return at;
 }
 
+function cellId(cell) {
+  try {
+    return typeof cell.getId === "function" ? cell.getId() : cell.id;
+  } catch (e) {
+    return undefined;
+  }
+}
+
+// The lowest cell of `changes` ({id, count}: a cell's id, else its execution count) in the
+// notebook, or -1.
+function changedIndex(cells, changes) {
+  let at = -1;
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i];
+    if (cell.cell_type !== "code") continue;
+    const id = cellId(cell);
+    const n = cell.execution_count;
+    if ((changes || []).some((c) => (c.id ? c.id === id
+                                          : typeof c.count === "number" && c.count === n))) at = i;
+  }
+  return at;
+}
+
+// Where a key's new cell goes: after the cell `after` (-1: the notebook's end) and why.
+function placement(cells, rootId, changes, afterLastRun) {
+  const w = widgetCellIndex(cells, rootId);
+  const changed = changedIndex(cells, changes);
+  if (changed > w) return { w, after: changed, why: "change" };
+  const run = afterLastRun && changed < 0 ? lastRunIndex(cells) : -1;
+  if (run > w) return { w, after: run, why: "last run" };
+  return { w, after: w, why: "widget" };
+}
+
 function cellIndex(cells, key) {
   return key ? cells.findIndex((c) => keyOf(c) === key) : -1;
 }
@@ -99,20 +135,18 @@ function replaceSource(nb, cell, code) {
   else apply();
 }
 
-function writeCell(model, key, code, el, onlyIfMissing, afterLastRun) {
+function writeCell(model, key, code, el, onlyIfMissing, afterLastRun, afterCells) {
   const nb = notebookModel(model);
   if (!nb) return { ok: false, how: "none", reason: "this frontend exposes no notebook model" };
   keepWidgetUnfolded(model, el);             // before the cell list changes
   const cells = nb.cells;
-  const w = widgetCellIndex(cells, model.get("root_id"));
-  const run = afterLastRun ? lastRunIndex(cells) : -1;
-  const after = run > w ? run : w;           // the cell the new one follows
+  const { w, after, why } = placement(cells, model.get("root_id"), afterCells, afterLastRun);
   let at = cellIndex(cells, key);
   let moved = false;
   if (at >= 0) {
     const cell = cells[at];
     const source = sourceOf(cell);
-    const above = run > w && at < run;       // it would read the frame before its change
+    const above = after > w && at < after;   // it would read the frame before its change
     if (source === code && !above) return { ok: true, how: "unchanged", index: at, key };
     if (onlyIfMissing) return { ok: true, how: "kept", index: at, key, source };
     if (!above || typeof nb.deleteCell !== "function") {
@@ -131,7 +165,8 @@ function writeCell(model, key, code, el, onlyIfMissing, afterLastRun) {
   if (inserted && key && keyOf(inserted) !== key && typeof inserted.setMetadata === "function") {
     inserted.setMetadata("lakejoin", { cell: key });    // versions that drop insert metadata
   }
-  const how = moved ? "moved" : run > w ? "inserted after the last run" : "inserted";
+  const how = why === "change" ? (moved ? "moved after the change" : "inserted after the change")
+    : why === "last run" ? (moved ? "moved" : "inserted after the last run") : "inserted";
   return { ok: true, how, index, key };
 }
 
@@ -207,17 +242,22 @@ function render({ model, el }) {
     const nb = notebookModel(model);
     const exists = nb && cellIndex(nb.cells, model.get("key")) >= 0;
     insert.textContent = exists ? "Update cell" : "Insert cell";
+    const why = nb ? placement(nb.cells, model.get("root_id"), model.get("after_cells"),
+                               model.get("after_last_run")).why : "widget";
     insert.title = exists ? "replace the source of this code's notebook cell"
-      : model.get("after_last_run")
-        ? "insert this code as a cell after the last cell run (the query frame changed after "
-          + "the widget's cell)"
-        : "insert this code as a cell below the widget";
+      : why === "change"
+        ? "insert this code as a cell after the cell that changed the query frame, below the "
+          + "widget (Run all then joins the frame joined here)"
+        : why === "last run"
+          ? "insert this code as a cell after the last cell run (the query frame changed after "
+            + "the widget's cell)"
+          : "insert this code as a cell below the widget";
   }
 
-  function doWrite(requestId, key, code, onlyIfMissing, afterLastRun) {
+  function doWrite(requestId, key, code, onlyIfMissing, afterLastRun, afterCells) {
     let result;
     try {
-      result = writeCell(model, key, code, el, onlyIfMissing, afterLastRun);
+      result = writeCell(model, key, code, el, onlyIfMissing, afterLastRun, afterCells);
     } catch (e) {
       result = { ok: false, how: "none", reason: String(e) };
     }
@@ -232,7 +272,8 @@ function render({ model, el }) {
   }
 
   insert.addEventListener("click", () => doWrite(-1, model.get("key"), model.get("code"), false,
-                                                 model.get("after_last_run")));
+                                                 model.get("after_last_run"),
+                                                 model.get("after_cells")));
   copyButton.addEventListener("click", async () => {
     const ok = await copy(model.get("code"), pre);
     model.send({ type: "copied", ok });
@@ -242,10 +283,10 @@ function render({ model, el }) {
       if (handled.has(msg.token)) return;
       handled.add(msg.token);
       doWrite(msg.request, msg.key, msg.code, Boolean(msg.only_if_missing),
-              Boolean(msg.after_last_run));
+              Boolean(msg.after_last_run), msg.after_cells || []);
     }
   });
-  for (const name of ["code", "status", "key", "compact", "after_last_run"]) {
+  for (const name of ["code", "status", "key", "compact", "after_last_run", "after_cells"]) {
     model.on("change:" + name, draw);
   }
   draw();

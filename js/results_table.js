@@ -1,7 +1,8 @@
 // lakejoin_jupyter: the ranked results table of the discovery widget (anywidget ESM).
 // Python (ui/views.py::ResultsTable) sets `columns` ({key, label, kind, sortable?, shrink?:
 // a text column that gives up width, its cells cut with an ellipsis, so the table fits;
-// ellipsis?: "middle", a path cut in its folders, keeping its last part; wrap?: its
+// ellipsis?: "middle", a path cut in its folders first, then in the middle of its last part
+// (its start and its end kept, as formats.py::clip cuts it for the CLI); wrap?: its
 // cells wrap onto lines instead of being cut}) and
 // `rows`; choosing a row sets `selected` (its index in `rows`), which the kernel observes to
 // open the detail pane. No build step, no imports: it runs offline in JupyterLab 4 and
@@ -61,7 +62,8 @@ function cell(column, row) {
 }
 
 // A path cut in the middle ("refer…/country-codes"): its folders give up their width first,
-// the last part (what tells two tables apart) only once they are down to an ellipsis. The
+// the last part (what tells two tables apart) only once they are down to an ellipsis, and
+// then in its own middle (cutTails). The
 // column asks for the width of its longest last part (--lakejoin-tail, measured once the
 // table is laid out; lakejoin.css caps it), taken from the other text columns.
 function middle(head, tail) {
@@ -80,8 +82,55 @@ function fitTails(table, tries = 0) {
   const tails = table.querySelectorAll(".lakejoin-middle-tail");
   let widest = 0;
   for (const t of tails) widest = Math.max(widest, t.scrollWidth);
-  if (widest > 0) table.style.setProperty("--lakejoin-tail", widest + "px");
-  else if (tails.length && tries < 600) requestAnimationFrame(() => fitTails(table, tries + 1));
+  if (widest > 0) {
+    table.style.setProperty("--lakejoin-tail", widest + "px");
+    requestAnimationFrame(() => cutTails(table));
+    if (typeof ResizeObserver === "function") {
+      const watch = new ResizeObserver(() => {
+        if (table.isConnected) cutTails(table);
+        else watch.disconnect();                  // a table redrawn since
+      });
+      watch.observe(table);
+    }
+  } else if (tails.length && tries < 600) requestAnimationFrame(() => fitTails(table, tries + 1));
+}
+
+// A last part wider than its cell is cut in its middle, as the CLI cuts a name
+// (formats.py::clip): n characters are its first n - 1 - floor((n - 1) / 2), an ellipsis
+// and its last floor((n - 1) / 2), the most that fit ("world_developme…for_testing_cli_cut").
+// Its end, often what tells two tables apart (a date, a version), stays in view; the cell's
+// title holds the whole name. Done again when the table's width changes.
+function middleCut(text, n) {
+  const end = Math.floor((n - 1) / 2);
+  return text.slice(0, n - 1 - end) + "\u2026" + text.slice(text.length - end);
+}
+
+let canvas = null;
+
+function cutTails(table) {
+  if (!table.isConnected) return;
+  const tails = [...table.querySelectorAll(".lakejoin-middle-tail")];
+  for (const t of tails) {
+    if (t.dataset.full === undefined) t.dataset.full = t.textContent;
+    if (t.textContent !== t.dataset.full) t.textContent = t.dataset.full;
+  }
+  const cut = tails.filter((t) => t.clientWidth > 0 && t.scrollWidth > t.clientWidth + 0.5)
+    .map((t) => [t, t.clientWidth, getComputedStyle(t).font]);
+  if (!cut.length) return;
+  canvas = canvas || document.createElement("canvas");
+  const ctx = canvas.getContext("2d");
+  for (const [t, room, font] of cut) {
+    const text = t.dataset.full;
+    ctx.font = font;
+    let lo = 1;                                   // characters shown: the most that fit
+    let hi = text.length - 1;
+    while (lo < hi) {
+      const n = Math.ceil((lo + hi) / 2);
+      if (ctx.measureText(middleCut(text, n)).width <= room) lo = n;
+      else hi = n - 1;
+    }
+    t.textContent = middleCut(text, lo);
+  }
 }
 
 // JupyterLab's and Notebook 7's shortcuts (arrows, Enter, Space move between or run cells)

@@ -1350,3 +1350,119 @@ def test_a_magics_chart_follows_a_theme_switch(lab, browser):
         if page.evaluate("document.body.dataset.jpThemeLight") == "false":
             _set_theme(page, "Light")
         page.close()
+
+
+FRESH_RUN = """
+import sys, nbformat
+from nbclient import NotebookClient
+nb = nbformat.read(sys.argv[1], as_version=4)
+NotebookClient(nb, timeout=600, kernel_name="python3",
+               resources={"metadata": {"path": sys.argv[2]}}).execute()
+for c in nb.cells:
+    for o in c.get("outputs", []):
+        assert o["output_type"] != "error", (c.source[:200], o.get("evalue"))
+print(nb.cells[-1].outputs[-1]["text"].strip())
+"""
+
+
+@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
+def test_run_all_joins_the_frame_the_widget_joined_when_the_last_cell_run_is_above_the_change(
+        lab, browser, ui):
+    """newuser17 D12: below the widget, ``import numpy`` then the cell that changes the frame
+    (fifa = fifa.head(40)); the change runs first, then the cell above it. A Join on the
+    changed frame writes its cell after the change (not after the last cell run, between the
+    two), and the saved notebook, run in order in a fresh kernel, binds the rows the widget
+    bound."""
+    name = f"change-above-{ui}.ipynb"
+    cells = WIDGET_NOTEBOOK + ["import numpy as np", "fifa = fifa.head(40)"]
+    page = open_new_notebook(lab, browser, ui, name, cells, 1280, 1000)
+    for i in range(3):
+        run_cell_at(page, i)
+    w = page.locator(".lakejoin-widget").first
+    row = w.locator("tr.lakejoin-row[data-table='reference/country-codes']").first
+    row.wait_for(timeout=300_000)
+    search = "%lakejoin search fifa.country -k 10 --save fifa_hits"
+    page.wait_for_function(f"() => ({CELLS_JS})().texts.includes({search!r})", timeout=60_000)
+    assert cells_below_widget(page) == [search, "import numpy as np", "fifa = fifa.head(40)"]
+    run_cell_below(page, 3)                      # the change, then the cell above it
+    run_cell_below(page, 2)
+    row.click()
+    w.locator(".lakejoin-actions .lm-TabBar-tab:has-text('Join')").first.click()
+    w.locator("button.lakejoin-action-join").click()
+    wait_status(page, "bound to fifa_country_codes (")
+    status = w.locator(".lakejoin-status").inner_text()
+    rows = int(status.split("bound to fifa_country_codes (")[1].split()[0].replace(",", ""))
+    w.locator(".lakejoin-tab-join .lakejoin-code-status").locator(
+        "text=inserted after the cell that changed the query frame").wait_for(timeout=60_000)
+    below = cells_below_widget(page)
+    assert below[:3] == [search, "import numpy as np", "fifa = fifa.head(40)"], below
+    assert len(below) == 4 and "fifa_country_codes = (" in below[3], below[3][:300]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"change-above-{ui}.png"))
+    page.locator(".jp-Notebook .jp-Cell").last.scroll_into_view_if_needed()
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(ARTIFACTS / f"change-above-{ui}-cells.png"))
+    assert kernel_eval(lab, name, "len(fifa_country_codes)") == rows
+    nb, tagged = saved_notebook(page, lab["root"] / name, 2)
+    page.close()
+    import nbformat
+    from nbformat.v4 import new_code_cell
+    nb.cells.append(new_code_cell("print(len(fifa), len(fifa_country_codes))"))
+    path = lab["root"] / f"fresh-{name}"
+    nbformat.write(nb, path)
+    out = subprocess.run([sys.executable, "-c", FRESH_RUN, str(path), str(lab["root"])],
+                         capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split()[-2:] == ["40", str(rows)], out.stdout
+
+
+LONG_LAKE = """import pandas as pd, pathlib
+from lakejoin_jupyter.demo import demo_query
+fifa = demo_query()
+lake = pathlib.Path("long_lake/wide")
+lake.mkdir(parents=True, exist_ok=True)
+for end in ("for_testing_cli_cut", "for_testing_2024-01-11"):
+    pd.DataFrame({"country": fifa.country, "x": range(len(fifa))}).to_csv(
+        lake / f"world_development_indicators_extremely_long_table_name_{end}.csv", index=False)"""
+
+LONG_TAILS_JS = """() => [...document.querySelectorAll(
+        '.lakejoin-widget .lakejoin-results tr.lakejoin-row')].map(tr => {
+    const tail = tr.querySelector('.lakejoin-middle-tail');
+    const r = tail ? tail.getBoundingClientRect() : null;
+    const td = tr.querySelector('td.lakejoin-shrink').getBoundingClientRect();
+    return {full: tr.querySelector('td.lakejoin-shrink').title,
+            tail: tail ? tail.textContent : null,
+            fits: Boolean(tail) && tail.scrollWidth <= tail.clientWidth + 1 && r.right <= td.right + 1};
+})"""
+
+
+@pytest.mark.parametrize("ui,width", [("jupyterlab", 1280), ("notebook7", 1100)])
+def test_a_long_last_part_is_cut_in_its_middle(lab, browser, ui, width):
+    """newuser17 D10: a table's last part too long for its column is cut in its middle, as
+    the CLI cuts it (formats.py::clip): its start and its end shown, so two tables whose
+    names differ only at their end are told apart; the shown text fits its cell."""
+    name = f"long-names-{ui}.ipynb"
+    cells = ["%load_ext lakejoin_jupyter\n" + LONG_LAKE,
+             "%lakejoin index long_lake --out long.index --overwrite --quiet\n"
+             "%lakejoin open long.index",
+             "%lakejoin ui fifa.country"]
+    page = open_new_notebook(lab, browser, ui, name, cells, width, 1000,
+                             sidebar=_open_sidebar(ui) if ui == "jupyterlab" else None)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    page.wait_for_function(f"() => ({LONG_TAILS_JS})().some(r => r.tail && r.tail.includes('\u2026'))",
+                           timeout=60_000)
+    got = page.evaluate(LONG_TAILS_JS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shoot(page, w, ARTIFACTS / f"long-names-{ui}-{width}.png", height=500)
+    long = [r for r in got if r["full"].startswith("wide/world_development")]
+    assert len(long) == 2, got
+    for r in long:
+        last = r["full"].rsplit("/", 1)[1]
+        start, cut, end = r["tail"].partition("\u2026")
+        assert r["fits"] and cut and last.startswith(start) and last.endswith(end), r
+        assert len(end) >= 3 and len(end) <= len(start) <= len(end) + 1, r
+    assert long[0]["tail"] != long[1]["tail"], long
+    assert {r["tail"].rsplit("\u2026", 1)[1][-5:] for r in long} == {"i_cut", "01-11"}, long
+    page.close()

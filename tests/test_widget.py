@@ -326,7 +326,7 @@ def test_an_action_on_a_frame_changed_after_the_widgets_cell_writes_after_the_la
     w.action_buttons["join"].click()
     w.wait()
     assert tab.code_panel.after_last_run is False
-    assert "after the last cell run" not in tab.code_panel.code
+    assert "after the cell that changed it" not in tab.code_panel.code
     ns["fifa"] = fifa.head(3).copy()
     w.action_buttons["join"].click()
     w.wait()
@@ -339,6 +339,117 @@ def test_an_action_on_a_frame_changed_after_the_widgets_cell_writes_after_the_la
     tab.code_panel.send = sent.append
     tab.code_panel.write_cell()
     assert sent[-1]["after_last_run"] is True
+
+
+D12_HARNESS = r"""
+const { writeCell } = await import(process.argv[2]);
+function cell(source, key, count = null, outputs = [], id = null) {
+  return { cell_type: "code", source, metadata: key ? { lakejoin: { cell: key } } : {}, outputs,
+    execution_count: count, id: id || "id-" + source,
+    getSource() { return this.source; }, setSource(s) { this.source = s; },
+    getMetadata(k) { return k === undefined ? this.metadata : this.metadata[k]; },
+    setMetadata(k, v) { this.metadata[k] = v; },
+    getOutputs() { return this.outputs; }, setOutputs(o) { this.outputs = o; } };
+}
+const widgetOut = [{ data: { "application/vnd.jupyter.widget-view+json": { model_id: "W" } } }];
+function notebook(extra = []) {
+  // newuser17 D12: the change (count 4) sits below a cell run after it (count 5)
+  return { cells: [cell("q = pd.read_csv('q.csv')", null, 1),
+                   cell("%lakejoin ui q.country", null, 2, widgetOut),
+                   cell("%lakejoin search q.country --save q_hits", "search:q_hits", 3),
+                   ...extra,
+                   cell("import numpy as np", null, 5),
+                   cell("q = q.head(10)", null, 4, [], "chg"),
+                   cell("print('not run yet')")],
+    insertCell(i, c) {
+      this.cells.splice(i, 0, cell(c.source, c.metadata.lakejoin && c.metadata.lakejoin.cell));
+    },
+    deleteCell(i) { this.cells.splice(i, 1); },
+    transact(f) { f(); } };
+}
+function model(nb) {
+  return { widget_manager: { context: { model: { sharedModel: nb } } },
+    get(k) { return k === "root_id" ? "W" : undefined; } };
+}
+const out = [];
+let nb = notebook();        // the change found by its cell id
+out.push(writeCell(model(nb), "join:q_laender_de", "J", null, false, true, [{ id: "chg", count: 4 }]));
+out.push(nb.cells.map((c) => c.source));
+nb = notebook();            // a frontend that sent no cell id: by its execution count
+out.push(writeCell(model(nb), "join:q_laender_de", "J", null, false, true, [{ id: null, count: 4 }]));
+out.push(nb.cells.map((c) => c.source));
+nb = notebook([cell("J0", "join:q_laender_de")]);   // written below the widget before: moves
+out.push(writeCell(model(nb), "join:q_laender_de", "J", null, false, true, [{ id: "chg", count: 4 }]));
+out.push(nb.cells.map((c) => c.source));
+nb = notebook();            // the frame's only change above the widget: below the widget
+out.push(writeCell(model(nb), "join:q_laender_de", "J", null, false, true,
+                   [{ id: "id-q = pd.read_csv('q.csv')", count: 1 }]));
+out.push(nb.cells.map((c) => c.source));
+console.log(JSON.stringify(out));
+"""
+
+
+def test_code_panel_js_puts_a_changed_frames_cell_after_the_change_not_the_last_run(tmp_path):
+    """newuser17 D12: the cell that changed the query frame sits below a cell run after it;
+    the action's cell goes after the change (found by the cell id the kernel noted, or its
+    execution count), not after the last cell run, where "Run all" would join the frame
+    before the change; a change above the widget leaves the cell below the widget."""
+    import json
+    import subprocess
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is absent")
+    harness = tmp_path / "d12.mjs"
+    harness.write_text(D12_HARNESS)
+    out = subprocess.run([node, str(harness), asset("code_panel.js").as_uri()],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    by_id, cells_id, by_count, cells_count, moved, cells_moved, above, cells_above = \
+        json.loads(out.stdout)
+    read, ui, search, numpy, change, later = ("q = pd.read_csv('q.csv')", "%lakejoin ui q.country",
+                                              "%lakejoin search q.country --save q_hits",
+                                              "import numpy as np", "q = q.head(10)",
+                                              "print('not run yet')")
+    assert by_id["how"] == "inserted after the change"
+    assert cells_id == [read, ui, search, numpy, change, "J", later]
+    assert by_count["how"] == "inserted after the change" and cells_count == cells_id
+    assert moved["how"] == "moved after the change" and cells_moved == cells_id
+    assert above["how"] == "inserted"
+    assert cells_above == [read, ui, search, "J", numpy, change, later]
+
+
+def test_the_session_notes_the_cells_that_change_a_frame():
+    """newuser17 D12, the kernel's side: a cell that rebinds or reshapes a frame variable is
+    noted by its cell id and execution count; a cell that only reads it, or touches other
+    names, is not; a cell run again is noted once, as its last run."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from lakejoin_jupyter.ui.session import Session
+    shell = InteractiveShell.instance()
+    session = Session()
+    session.watch(shell)
+    try:
+        shell.run_cell("import pandas as pd\nq18 = pd.DataFrame({'c': range(18)})",
+                       store_history=True, cell_id="setup")
+        first = shell.execution_count - 1
+        shell.run_cell("q18 = q18.head(10)", store_history=True, cell_id="change")
+        change = shell.execution_count - 1
+        shell.run_cell("n = len(q18)\nimport numpy as np", store_history=True, cell_id="read")
+        shell.run_cell("q18['d'] = 1", store_history=True, cell_id="reshape")
+        reshape = shell.execution_count - 1
+        assert session.changes_of("q18") == [{"id": "setup", "count": first},
+                                             {"id": "change", "count": change},
+                                             {"id": "reshape", "count": reshape}]
+        shell.run_cell("q18 = q18.head(10)", store_history=True, cell_id="change")
+        again = shell.execution_count - 1
+        assert [c["id"] for c in session.changes_of("q18")] == ["setup", "reshape", "change"]
+        assert session.changes_of("q18")[-1]["count"] == again
+        assert session.changes_of("n") == []
+    finally:
+        for event in ("pre_run_cell", "post_run_cell"):
+            for f in list(shell.events.callbacks[event]):
+                if getattr(f, "__qualname__", "").startswith("Session.watch"):
+                    shell.events.unregister(event, f)
+        shell.user_ns.pop("q18", None)
 
 
 def test_markdown_summaries_are_rendered_not_shown_raw():

@@ -12,9 +12,11 @@ search ... --save VAR`` the user wrote is the user's, also over a name a widget 
 An action joins the frame its code names, the variable's current value; when that is not
 the frame searched (:class:`Searched`: identity, or shape and a hash of the key columns),
 its summary (and the widget's hit card, over its figures) says so, and a frame without the
-hit's query column is refused. A widget notes the frames as its cell saw them
-(:func:`frame_marks`); an action's cell on a frame changed since then goes after the last
-cell run, not below the widget, so that "Run all" reads the frame the action joined.
+hit's query column is refused. The session notes the cells that change a frame variable
+(rebind it or change its shape: :func:`frame_marks` before and after each cell, by the cell's
+id and execution count); an action's cell goes after the lowest of them in the notebook when
+that is below the widget (the widget's frontend knows the order), so that "Run all" reads
+the frame the action joined, whichever cell ran last.
 """
 from __future__ import annotations
 
@@ -67,6 +69,9 @@ class Session:
     #                      whose frontend sent no metadata (not known to be a widget's)
     cell_tag: str | None = None      # the running cell's ``metadata.lakejoin.cell`` ("" none,
     #                                  None: the frontend sent no metadata)
+    frame_changes: dict = field(default_factory=dict, repr=False)  # variable -> the cells
+    #                      that rebound it or changed its shape: [{"id", "count"}], oldest first
+    _running: tuple | None = field(default=None, repr=False)  # (cell id, frame marks before)
 
     def require_engine(self):
         if self.engine is None:
@@ -153,13 +158,36 @@ class Session:
             tag = meta.get("lakejoin") if isinstance(meta, dict) else None  # cell's own
             self.cell_tag = (None if not isinstance(meta, dict) else
                              str(tag.get("cell") or "") if isinstance(tag, dict) else "")
+            self._running = (getattr(info, "cell_id", None), frame_marks(shell.user_ns))
         shell.events.register("pre_run_cell", pre_run_cell)
 
         def post_run_cell(result, shell=shell):
             if result.success and result.info is not None:
                 self.note_cell(result.info.raw_cell or "", shell.user_ns)
+            if self._running is not None:
+                self.note_frame_changes(self._running[0], result.execution_count,
+                                        self._running[1], frame_marks(shell.user_ns))
             self.cell_tag = None
+            self._running = None
         shell.events.register("post_run_cell", post_run_cell)
+
+    def note_frame_changes(self, cell_id, count, before: dict, after: dict) -> None:
+        """A cell (its frontend id, None if not sent, and execution count) ran: note it as
+        a change of each frame variable it bound, rebound, deleted or reshaped (the marks
+        of :func:`frame_marks` before and after it)."""
+        if not cell_id and not isinstance(count, int):
+            return
+        cell = {"id": str(cell_id) if cell_id else None,
+                "count": count if isinstance(count, int) else None}
+        for name in set(before) | set(after):
+            if before.get(name) != after.get(name):
+                cells = [c for c in self.frame_changes.get(name, [])
+                         if not (cell["id"] and c["id"] == cell["id"])]
+                self.frame_changes[name] = (cells + [cell])[-50:]
+
+    def changes_of(self, name: str) -> list:
+        """The cells that changed the frame variable ``name`` (:meth:`note_frame_changes`)."""
+        return [dict(c) for c in self.frame_changes.get(name, [])]
 
 
 SESSION = Session()

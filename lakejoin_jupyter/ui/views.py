@@ -83,8 +83,12 @@ class ResultsTable(anywidget.AnyWidget):
 
 STATUS = {
     "inserted": "inserted as a new cell below the widget",
+    "inserted after the change": "inserted after the cell that changed the query frame, "
+                                 "below the widget (Run all then joins the frame joined here)",
     "inserted after the last run": "inserted after the last cell run (the query frame "
                                    "changed after the widget's cell)",
+    "moved after the change": "its cell was updated and moved after the cell that changed "
+                              "the query frame (Run all then joins the frame joined here)",
     "moved": "its cell was updated and moved after the last cell run (the query frame "
              "changed after the widget's cell)",
     "updated": "its cell was updated in place",
@@ -103,9 +107,10 @@ class CodePanel(anywidget.AnyWidget):
     replace that cell's source (and clear its stale outputs) instead of adding a cell. A
     write ``only_if_missing`` (a search the widget starts by itself) leaves an existing cell
     as it is; the frontend then reports it "kept", with its source, to :attr:`on_kept`.
-    With :attr:`after_last_run` (an action on a frame changed after the widget's cell) the
-    cell goes after the last cell the kernel ran instead, and a cell of the key above that
-    point moves there.
+    With :attr:`after_cells` (the cells that changed the action's query frame) the cell goes
+    after the lowest of them in the notebook when that is below the widget; with
+    :attr:`after_last_run` (the frame changed after the widget's cell) and none of them
+    found, after the last cell the kernel ran. A cell of the key above that point moves there.
     """
     _esm = asset("code_panel.js")
     _css = asset("lakejoin.css")
@@ -114,7 +119,8 @@ class CodePanel(anywidget.AnyWidget):
     root_id = T.Unicode("").tag(sync=True)       # model id of the widget whose cell we follow
     status = T.Unicode("").tag(sync=True)
     compact = T.Bool(False).tag(sync=True)       # one line (the search's magic)
-    after_last_run = T.Bool(False).tag(sync=True)  # the cell goes after the last cell run
+    after_last_run = T.Bool(False).tag(sync=True)  # no change found: after the last cell run
+    after_cells = T.List().tag(sync=True)     # [{"id", "count"}]: the cells that changed the frame
 
     def __init__(self, **kw):
         super().__init__(**kw)
@@ -135,6 +141,7 @@ class CodePanel(anywidget.AnyWidget):
         self._pending = {"type": "write", "request": self._requests, "key": self.key,
                          "code": self.code, "only_if_missing": bool(only_if_missing),
                          "after_last_run": bool(self.after_last_run),
+                         "after_cells": list(self.after_cells),
                          "token": f"{self.model_id}:{self._requests}"}
         self.send(self._pending)
         return self._requests

@@ -1138,7 +1138,8 @@ class DiscoveryWidget(W.VBox):
                 code = _depends_on_frame(code, qname, frame)
             self.show_action_result(out[0], variable=variable, code=code, action=name,
                                     of=join_identity(qname, hit), note=changed,
-                                    after_last_run=moved_on)
+                                    after_last_run=moved_on,
+                                    after_cells=self.session.changes_of(qname))
 
         def error(e):
             self._on_task_error(e)
@@ -1154,12 +1155,14 @@ class DiscoveryWidget(W.VBox):
 
     def show_action_result(self, result, variable: str = "joined", code: str | None = None,
                            action: str | None = None, of: str | None = None, note: str = "",
-                           after_last_run: bool = False):
+                           after_last_run: bool = False, after_cells: list | None = None):
         """Show an ActionResult in its tab; bind its joined frame and write its code into
         the action's cell if asked (``of``: the join it is, :func:`join_identity`; ``note``:
         what the status line adds, e.g. that the query frame changed since the search;
-        ``after_last_run``: the query frame is not the one the widget's cell saw, so the
-        cell goes after the last cell run, where "Run all" gives the frame joined)."""
+        ``after_cells``: the cells that changed the query frame, :meth:`Session.changes_of`:
+        the cell goes after the lowest of them below the widget, where "Run all" gives the
+        frame joined; ``after_last_run``: the query frame is not the one the widget's cell
+        saw, so with none of them in the notebook the cell goes after the last cell run)."""
         tab = self.actions.shown.get(action) if action else None
         self.last_action_result = result
         joined = result.joined
@@ -1184,6 +1187,7 @@ class DiscoveryWidget(W.VBox):
             tab.show_result(result, variable if joined is not None else None, code, bound)
             tab.code_panel.key = key
             tab.code_panel.after_last_run = after_last_run
+            tab.code_panel.after_cells = list(after_cells or [])
             if code and self.auto_insert.value:
                 tab.code_panel.write_cell()
         self._set_status(message, "error" if refused else
@@ -1201,11 +1205,11 @@ class DiscoveryWidget(W.VBox):
 
 def _depends_on_frame(code: str, name: str, frame) -> str:
     """``code`` under a comment saying it reads ``name`` as the cells above it leave it (the
-    frame changed after the widget's cell, so its cell goes after the last cell run)."""
+    frame changed after the widget's cell, so its cell goes after the cell that changed it)."""
     rows = f"{len(frame):,} rows" if isinstance(frame, pd.DataFrame) else "a Spark DataFrame"
     return (f"# reads `{name}` as the cells above leave it ({rows} when written); it changed "
-            f"after the widget's cell, so this\n# cell goes after the last cell run, not "
-            f"below the widget: a cell above that changes `{name}` changes this result\n"
+            f"after the widget's cell, so this\n# cell goes after the cell that changed it, "
+            f"not below the widget: a cell above that changes `{name}` changes this result\n"
             + code)
 
 
