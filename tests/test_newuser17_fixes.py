@@ -53,3 +53,57 @@ def test_d3_autojoin_equality_is_the_normalized_one(fuzzy):
     ns = {"q": q, "other": other}
     exec(aj.code("q", "out", other="other"), ns)
     pd.testing.assert_frame_equal(ns["out"], joined)
+
+
+def _states():
+    from tests.test_join_contract import states_frame
+    return states_frame()
+
+
+def _same_rows(spark_frame, pandas_frame):
+    got = spark_frame.toPandas().astype(str).sort_values(list(pandas_frame.columns))
+    want = pandas_frame.astype(str).sort_values(list(pandas_frame.columns))
+    assert got.reset_index(drop=True).equals(want.reset_index(drop=True))
+
+
+@pytest.mark.spark
+def test_d4_hit_autojoin_of_a_spark_frame_writes_pyspark_that_runs(demo_engine, spark):
+    """D4: the code of ``hit.autojoin(spark_df)`` is PySpark; run in a fresh namespace
+    where only ``sq`` (the Spark frame) is bound, it gives the join's rows, which are the
+    pandas join's (the oracle: the same program over the pandas frame)."""
+    frame = _states()
+    sq = spark.createDataFrame(frame)
+    hit = next(h for h in demo_engine.search(sq, "state", k=None)
+               if h.table == "fivethirtyeight/bad-drivers/bad-drivers" and h.column == "State")
+    aj = hit.autojoin(sq)
+    assert aj.found
+    code = aj.code("sq", "out")
+    assert "(PySpark;" in code.splitlines()[0] and ".assign(" not in code
+    ns = {"sq": sq}
+    exec(compile(code, "<cell>", "exec"), ns)            # noqa: S102 - the code under test
+    want = hit.autojoin(frame).join(frame)
+    assert len(want) == len(frame)
+    _same_rows(ns["out"], want)
+    _same_rows(aj.join(sq), want)
+
+
+@pytest.mark.spark
+def test_d6_lj_autojoin_takes_a_spark_query_frame(spark):
+    """D6: ``lj.autojoin(spark_df, ...)`` learns as ``hit.autojoin`` does (its first rows)
+    and joins and writes PySpark; a Spark *other* table is refused saying what to pass."""
+    q, other = _players()
+    sq = spark.createDataFrame(q)
+    aj = lj.autojoin(sq, "player", other, "player", fuzzy=False)
+    assert aj.found and set(aj.pairs(fuzzy=False)) == _oracle_pairs(q, other)
+    code = aj.code("sq", "out", other="other")
+    assert "(PySpark;" in code.splitlines()[0]
+    ns = {"sq": sq, "other": spark.createDataFrame(other)}   # PySpark code: Spark frames
+    exec(compile(code, "<cell>", "exec"), ns)            # noqa: S102 - the code under test
+    want = lj.autojoin(q, "player", other, "player", fuzzy=False).join(q)
+    assert len(want) == 11
+    _same_rows(ns["out"], want)
+    _same_rows(aj.join(sq), want)
+    from lakejoin_jupyter.join.autojoin import AutoJoinInputError
+    with pytest.raises(AutoJoinInputError, match=r"other table is a Spark DataFrame.*"
+                                                 r"other\.toPandas\(\)"):
+        lj.autojoin(q, "player", spark.createDataFrame(other), "player")

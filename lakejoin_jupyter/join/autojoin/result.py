@@ -131,6 +131,8 @@ class AutoJoin(Joinable):
         # (how, order_by, key columns) -> Aggregate for a lake table (the engine's
         # ``aggregate_for``, the equi-join hit's rule); None: read from the right frame
         self.aggregates = None
+        self.spark_query = False                  # learned from a Spark query's first rows:
+                                                  # code() writes PySpark (join/joinable.py)
         self._keys = None
 
     # ------------------------------------------------------------ construction
@@ -410,6 +412,9 @@ class AutoJoin(Joinable):
 
     def _other_frame(self):
         return None if self.lake is not None else self.right
+
+    def _spark_query(self) -> bool:
+        return bool(self.spark_query)
 
     def join(self, df=None, how: str | None = None, *, fuzzy: bool = True,
              duplicates: str = "all", aggregate=None, order_by: str | None = None) -> pd.DataFrame:
