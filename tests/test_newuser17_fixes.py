@@ -107,3 +107,43 @@ def test_d6_lj_autojoin_takes_a_spark_query_frame(spark):
     with pytest.raises(AutoJoinInputError, match=r"other table is a Spark DataFrame.*"
                                                  r"other\.toPandas\(\)"):
         lj.autojoin(q, "player", spark.createDataFrame(other), "player")
+
+
+def _older_index(tmp_path):
+    """An index folder whose manifest records an older normalization (all ``info`` reads)."""
+    import json
+    from lakejoin_jupyter.index.store import FORMAT_NAME, MANIFEST, READABLE_VERSIONS
+    from lakejoin_jupyter.lake.normalize import normalization_spec
+    path = tmp_path / "old.index"
+    path.mkdir()
+    norm = dict(normalization_spec(), version=normalization_spec()["version"] - 1)
+    (path / MANIFEST).write_text(json.dumps({
+        "format": FORMAT_NAME, "format_version": max(READABLE_VERSIONS), "normalization": norm,
+        "created": "2026-01-02T03:04:05+00:00", "package_version": "0.1.0",
+        "lake": {"kind": "folder", "root": str(tmp_path / "lake"), "catalog_tables": []},
+        "counts": {"tables": 3, "indexed_tables": 2, "columns": 7, "tokens": 120,
+                   "postings": 140},
+        "components": {"josie": {}, "union": {}},
+        "build": {"options": ["--with", "union"]},
+        "skipped": [{"path": "bad.csv", "reason": "is empty (nothing to index)"}]}))
+    return path, norm
+
+
+def test_d7_info_describes_an_index_of_an_older_normalization(tmp_path, capsys):
+    """D7: ``lakejoin info`` of an index built with an older normalization says what it
+    holds and was built with, then the rebuild (exit status 1: it cannot be searched)."""
+    from lakejoin_jupyter.cli import main
+    path, norm = _older_index(tmp_path)
+    assert main(["info", str(path)]) == 1
+    out = capsys.readouterr().out
+    for said in (f"from {tmp_path / 'lake'}", f"normalization {norm['name']} v{norm['version']}",
+                 "3 tables (2 indexed), 7 columns, 120 distinct values", "components: josie, union",
+                 "build options: --with union", "bad.csv: is empty",
+                 f"rebuild the index: `lakejoin index {tmp_path / 'lake'} --out {path} "
+                 f"--with union --overwrite`"):
+        assert said in out, (said, out)
+    assert main(["info", str(path), "--json"]) == 1
+    import json
+    d = json.loads(capsys.readouterr().out)
+    assert d["searchable"] is False and d["counts"]["tables"] == 3
+    assert d["normalization"]["version"] == norm["version"] and "rebuild" in d["advice"][0]
