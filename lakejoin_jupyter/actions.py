@@ -416,7 +416,7 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     if threshold is None:
         summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}** "
                    f"(of {fj.scale})"
-                   + (f", with {configs_scaled_text(fj.configs[1:])}"
+                   + (f", with {configs_scaled_text(fj.configs[1:], named=[fj.function])}"
                       if len(fj.configs) > 1 else "")
                    + f" for precision target {precision_target:.0%}: estimated precision "
                      f"**{fj.precision_text(fj.estimated_precision)}** ({fj.bound_text()}), "

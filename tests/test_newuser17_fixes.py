@@ -4,6 +4,7 @@ info`` describes an index of an older normalization; a fuzzy join's two configur
 one function are told apart. Hand-checked answers and a brute-force oracle."""
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -147,3 +148,30 @@ def test_d7_info_describes_an_index_of_an_older_normalization(tmp_path, capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["searchable"] is False and d["counts"]["tables"] == 3
     assert d["normalization"]["version"] == norm["version"] and "rebuild" in d["advice"][0]
+
+
+def test_d9_two_configurations_of_one_function_are_told_apart():
+    """D9: a union holding one function at two thresholds: the repr says the second is the
+    same function again, and matches() gives each value the threshold of the configuration
+    that joined it (oracle: the lower one for a distance within it, listed first and rating
+    its matches at least as probable; the higher one beyond)."""
+    from lakejoin_jupyter.join.fuzzy import fuzzy_join, union_matches
+    ref = pd.DataFrame({"name": ["Germany", "France", "United States", "United Kingdom",
+                                 "Vietnam", "Brazil", "Mexico", "Norway", "Kenya", "Japan",
+                                 "Peru", "Chile", "Bolivia", "Syria", "Czechia", "Russia"]})
+    q = pd.DataFrame({"land": ["Germny", "Frnace", "Untied States", "Viet Nam", "Brasil",
+                               "Mexiko", "Norwegen", "Kenia", "Japan", "Peru", "Chile"]})
+    fj = fuzzy_join(ref, q, on=("name", "land"), precision_target=0.5)
+    f = fj.function
+    c = fj._cands[f]
+    dist = np.sort(np.unique(c.r_dist[np.isfinite(c.r_dist) & (c.r_dist > 0)]))
+    assert len(dist) >= 3
+    low, high = float(dist[len(dist) // 2 - 1]), float(dist[-1])
+    fj.configs, fj.threshold = [(f, low), (f, high)], high      # as the choice sets them
+    fj._union, fj._union_fn = union_matches(fj._cands, fj.configs)
+    assert f"join function {f}, threshold {high:.3f} of 0..1.00, with {f} again at {low:.3f}" \
+        in repr(fj)
+    m = fj.matches()
+    assert len(m) > 0 and (m["distance"] > low).any() and (m["distance"] <= low).any()
+    want = [low if d <= low else high for d in m["distance"]]
+    assert list(m["threshold"]) == want
