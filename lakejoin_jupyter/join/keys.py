@@ -2,10 +2,10 @@
 
 Every function maps a column (or a row of columns) to one key per row; None never matches.
 ``normalized_keys`` is the search's notion of equal values (lake/normalize.py: case, spacing,
-number formats), ``text_keys`` the cell as text (Auto-Join and the fuzzy join compare exact
-text), ``program_keys`` an Auto-Join program applied to each row (Auto-Join then compares both
-sides normalized: ``side_keys``). Generated code imports
-these functions, so the keys it computes are the keys the join computed.
+number formats), ``text_keys`` the cell as text (the fuzzy join compares exact text),
+``program_keys`` an Auto-Join program applied to each row (Auto-Join then compares both sides
+normalized: ``side_keys``). Generated code imports these functions, so the keys it computes
+are the keys the join computed.
 """
 from __future__ import annotations
 

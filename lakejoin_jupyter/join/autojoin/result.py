@@ -3,6 +3,8 @@
 ``AutoJoin`` is what ``autojoin()`` / ``Engine.autojoin()`` return. When ``found`` is False,
 ``message`` says why and there is no program (rather than a bad one). ``explain()`` also
 names the other direction's accepted program, when there is one (both may be joins).
+Keys are compared after lakejoin's normalization, as every equi-join compares them
+(join/keys.py ``side_keys``; docs/algorithms/autojoin.md, "Keys are compared normalized").
 """
 from __future__ import annotations
 
