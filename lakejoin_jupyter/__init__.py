@@ -43,8 +43,9 @@ def autojoin(df, column=None, other=None, other_column=None, **options):
     ``autojoin(df, other)`` works too. ``engine.autojoin`` also takes a lake table name.
     A Spark ``df`` is learned on its first rows (``frames.learning_frame``); its join and
     code are PySpark's."""
-    from .frames import autojoin_query, is_dataframe
+    from .frames import is_dataframe
     from .join.autojoin import autojoin as run
+    from .join.autojoin import autojoin_query
     if is_dataframe(column) and other is None:
         column, other = None, column            # autojoin(df, other)
     if other is None:

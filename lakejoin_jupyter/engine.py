@@ -31,7 +31,7 @@ import pandas as pd
 from .errors import LakeJoinError, QueryError, a_kind
 from .formats import RANK_WORDS, clip, clip_all, fraction, percent, whole_percent
 from .formats import rows as rows_text
-from .frames import autojoin_query, is_spark_frame, joined_tables, learning_frame
+from .frames import is_spark_frame, joined_tables, learning_frame
 from .index.store import LakeIndex
 from .index.tables import LakeTable, find_table, lake_table
 from .join import preview
@@ -2669,6 +2669,7 @@ class Engine:
         code are PySpark's."""
         if other is None:
             raise QueryError("autojoin needs the other table: a DataFrame or a lake table name.")
+        from .join.autojoin import autojoin_query
         df, spark = autojoin_query(df, other)      # a Spark query: learned on its first rows
         out = self._autojoin(df, column, other, other_column, **options)
         out.spark_query = spark
