@@ -175,3 +175,14 @@ def test_d9_two_configurations_of_one_function_are_told_apart():
     assert len(m) > 0 and (m["distance"] > low).any() and (m["distance"] <= low).any()
     want = [low if d <= low else high for d in m["distance"]]
     assert list(m["threshold"]) == want
+
+
+def test_d3_compared_keys_fold_case_and_keep_what_normalization_drops():
+    """The keys Auto-Join compares: the normalized token, or the text as written where the
+    normalization drops it (oracle: normalize_many per value, by hand)."""
+    from lakejoin_jupyter.join.keys import compared_keys
+    long = "f(" + ", ".join(f"arg{i}" for i in range(120)) + ")"
+    texts = ["YAXEL LENDEBORG", "Yaxel  Lendeborg ", "NULL", "+()", long, None, "007"]
+    got = compared_keys(pd.Series(texts, dtype=object)).tolist()
+    assert got == ["yaxel lendeborg", "yaxel lendeborg", "NULL", "+()", long, None, "7"]
+    assert [n if n is not None else t for t, n in zip(texts, normalize_many(texts))] == got

@@ -98,7 +98,7 @@ class _Writer:
             expr = f"present([{prog}(*map(cell_text, row)) for row in zip({args})], {frame}.index)"
         if matched:
             expr = f"mapped_keys({expr}, MATCHES{self.only})"
-        return f"normalized_keys({expr})" if _normalized_after(key) else expr
+        return f"compared_keys({expr})" if _normalized_after(key) else expr
 
     def key_exprs(self) -> tuple[list, list]:
         p = self.plan
@@ -112,9 +112,9 @@ class _Writer:
         """Imports of the key functions the plan uses (after the engine's own)."""
         kinds = {k.kind for k in self.plan.query_on + self.plan.other_on}
         agg = self.plan.aggregate
-        normalized = "normalize" in kinds or any(map(_normalized_after, self.plan.query_on
-                                                     + self.plan.other_on))
-        used = ["normalized_keys"] * normalized + ["text_keys"] * ("text" in kinds) \
+        compared = any(map(_normalized_after, self.plan.query_on + self.plan.other_on))
+        used = ["normalized_keys"] * ("normalize" in kinds) + ["compared_keys"] * compared \
+            + ["text_keys"] * ("text" in kinds) \
             + ["mapped_keys"] * self.mapped \
             + ["lake_text"] * (self.lake_typed and any(k.kind != "normalize"
                                                         for k in self.plan.other_on)) \

@@ -4,7 +4,7 @@ Every function maps a column (or a row of columns) to one key per row; None neve
 ``normalized_keys`` is the search's notion of equal values (lake/normalize.py: case, spacing,
 number formats), ``text_keys`` the cell as text (the fuzzy join compares exact text),
 ``program_keys`` an Auto-Join program applied to each row (Auto-Join then compares both sides
-normalized: ``side_keys``). Generated code imports these functions, so the keys it computes
+normalized: ``side_keys``, ``compared_keys``). Generated code imports these functions, so the keys it computes
 are the keys the join computed.
 """
 from __future__ import annotations
@@ -160,16 +160,29 @@ def lake_texts(frame: pd.DataFrame, keys) -> pd.DataFrame:
     return frame.assign(**{c: lake_text(frame[c]) for c in cols if c in frame.columns})
 
 
+def compared_keys(texts: pd.Series) -> pd.Series:
+    """What a ``normalized`` text or program key compares (Auto-Join): each text's
+    :func:`normalized_keys` ("YAXEL LENDEBORG" is "Yaxel Lendeborg"), and a text the
+    normalization drops (a null spelling such as "NULL", no letter or digit such as "+()",
+    longer than ``MAX_TOKEN_CHARS``) as written: a key of a table, not junk to leave out of
+    a search, so values equal as written always join. None stays None."""
+    keys = normalized_keys(texts)
+    kept = keys.isna() & texts.notna()
+    if not kept.any():
+        return keys
+    return keys.where(~kept, texts).astype(object)
+
+
 def side_keys(frame: pd.DataFrame, key, matches: dict | None = None,
               only: bool = False) -> pd.Series:
     """The keys one side of a join compares: :func:`compute_keys`, then a fuzzy join's
     ``matches`` (:func:`mapped_keys`), then, for a ``normalized`` text or program key,
-    :func:`normalized_keys` (Auto-Join's outputs meet the other side's keys as the search
+    :func:`compared_keys` (Auto-Join's outputs meet the other side's keys as the search
     compares values: "YAXEL LENDEBORG" is "Yaxel Lendeborg")."""
     out = compute_keys(frame, key)
     if matches is not None:
         out = mapped_keys(out, matches, only)
-    return normalized_keys(out) if key.normalized and key.kind != "normalize" else out
+    return compared_keys(out) if key.normalized and key.kind != "normalize" else out
 
 
 def compute_keys(frame: pd.DataFrame, key) -> pd.Series:

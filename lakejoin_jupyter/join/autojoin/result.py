@@ -16,7 +16,7 @@ import pandas as pd
 
 from ...errors import QueryError
 from ..joinable import Joinable
-from ..keys import normalized_keys
+from ..keys import compared_keys
 from ..plan import Key
 from .chance import chance_precision
 from .dsl import Program, ProgramFormatError, apply_frame, column_texts
@@ -59,9 +59,10 @@ def _program_key(program, columns) -> Key:
 
 
 def compared(keys) -> list:
-    """Keys as the join compares them: lakejoin's normalization (join/keys.py
-    ``normalized_keys``, the search's and every equi-join's), None for no key."""
-    return normalized_keys(pd.Series(list(keys), dtype=object)).tolist()
+    """Keys as the join compares them: lakejoin's normalization (the search's and every
+    equi-join's; a text it drops as written: join/keys.py ``compared_keys``), None for no
+    key."""
+    return compared_keys(pd.Series(list(keys), dtype=object)).tolist()
 
 
 def without_equal(fuzzy: ConstrainedFuzzyJoin | None, keyset: set):
