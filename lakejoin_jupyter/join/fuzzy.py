@@ -477,18 +477,16 @@ def _configs_text(configs) -> str:
 def configs_scaled_text(configs, named=()) -> str:
     """(join function, threshold) pairs, each with its own function's distances: "f at
     0.371 (of 0..1.00), g at 1.200 (of 0..1.41)" (functions measure on different scales);
-    a function chosen again at another threshold says so ("f again at 0.400 (...; a value
-    joins by the configuration rating it most probable: matches() names its threshold)"; ``named``:
-    functions already named before these)."""
+    a function chosen again at another threshold says so ("f again at 0.400 (of 0..1.00)":
+    matches() gives each value the threshold of the one that joined it); ``named``: the
+    functions named before these."""
     seen = set(named)
     out = []
     for f, t in configs:
         again = f in seen
         seen.add(f)
-        out.append(f"{f} {'again ' if again else ''}at {float(t):.3f} (of "
-                   f"0..{distance_range(f):.2f}"
-                   + ("; a value joins by the configuration rating it most probable: "
-                      "matches() names its threshold)" if again else ")"))
+        out.append(f"{f} {'again ' if again else ''}at {float(t):.3f} "
+                   f"(of 0..{distance_range(f):.2f})")
     return ", ".join(out)
 
 
