@@ -182,7 +182,9 @@ def test_d3_compared_keys_fold_case_and_keep_what_normalization_drops():
     normalization drops it (oracle: normalize_many per value, by hand)."""
     from lakejoin_jupyter.join.keys import compared_keys
     long = "f(" + ", ".join(f"arg{i}" for i in range(120)) + ")"
-    texts = ["YAXEL LENDEBORG", "Yaxel  Lendeborg ", "NULL", "+()", long, None, "007"]
+    texts = ["YAXEL LENDEBORG", "Yaxel  Lendeborg ", "NULL", "+()", long, None, "007", "", "  "]
     got = compared_keys(pd.Series(texts, dtype=object)).tolist()
-    assert got == ["yaxel lendeborg", "yaxel lendeborg", "NULL", "+()", long, None, "7"]
-    assert [n if n is not None else t for t, n in zip(texts, normalize_many(texts))] == got
+    assert got == ["yaxel lendeborg", "yaxel lendeborg", "NULL", "+()", long, None, "7", None,
+                   None]
+    assert [n if n is not None or not (t or "").strip() else t
+            for t, n in zip(texts, normalize_many(texts))] == got

@@ -165,9 +165,10 @@ def compared_keys(texts: pd.Series) -> pd.Series:
     :func:`normalized_keys` ("YAXEL LENDEBORG" is "Yaxel Lendeborg"), and a text the
     normalization drops (a null spelling such as "NULL", no letter or digit such as "+()",
     longer than ``MAX_TOKEN_CHARS``) as written: a key of a table, not junk to leave out of
-    a search, so values equal as written always join. None stays None."""
+    a search, so values equal as written always join. None, and a text empty or only
+    spaces, stay None (no key, as :func:`text_keys` and :func:`program_keys` give them)."""
     keys = normalized_keys(texts)
-    kept = keys.isna() & texts.notna()
+    kept = keys.isna() & texts.map(lambda t: isinstance(t, str) and bool(t.strip()))
     if not kept.any():
         return keys
     return keys.where(~kept, texts).astype(object)
