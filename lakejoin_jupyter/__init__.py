@@ -40,11 +40,13 @@ def autojoin(df, column=None, other=None, other_column=None, **options):
     ``other[other_column]`` although the two are formatted differently; returns the
     :class:`~lakejoin_jupyter.join.autojoin.AutoJoin` (``.explain()``, ``.join()``,
     ``.code()``). Columns may be omitted (every column is tried, both directions), so
-    ``autojoin(df, other)`` works too. ``engine.autojoin`` also takes a lake table name."""
-    import pandas as pd
-
+    ``autojoin(df, other)`` works too. ``engine.autojoin`` also takes a lake table name.
+    A Spark ``df`` is learned on its first rows (``frames.learning_frame``); its join and
+    code are PySpark's."""
+    from .frames import is_dataframe
     from .join.autojoin import autojoin as run
-    if isinstance(column, pd.DataFrame) and other is None:
+    from .join.autojoin import autojoin_query
+    if is_dataframe(column) and other is None:
         column, other = None, column            # autojoin(df, other)
     if other is None:
         from .join.autojoin import AutoJoinInputError
@@ -52,7 +54,10 @@ def autojoin(df, column=None, other=None, other_column=None, **options):
                                  "other_column).")
     options.setdefault("left_name", "df")
     options.setdefault("right_name", "other")
-    return run(df, other, column, other_column, **options)
+    learn, spark = autojoin_query(df, other)
+    out = run(learn, other, column, other_column, **options)
+    out.spark_query = spark
+    return out
 
 
 def widget(engine=None, **kw):

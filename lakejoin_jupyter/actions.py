@@ -340,9 +340,10 @@ def _query_keys_joined(aj, learn, column, fuzzy, frame_name, spark) -> str:
     """"N of the rows of `df` find a partner: it joins K of the D distinct keys of `col`",
     counted on the query's column whichever side the program transforms (a Spark query: on
     the rows the action learned from)."""
-    from .join.keys import text_keys
+    from .join.keys import normalized_keys
     rows = {i for i, _ in aj.pairs(fuzzy)}
-    keys = text_keys(learn[column]).reset_index(drop=True) if column in learn.columns else None
+    keys = normalized_keys(learn[column]).reset_index(drop=True) if column in learn.columns \
+        else None                   # distinct as the join compares them (normalized)
     if keys is None or not len(learn):
         return (f"It joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
                 f"{_code(aj.target_column)}")
@@ -415,7 +416,7 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     if threshold is None:
         summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}** "
                    f"(of {fj.scale})"
-                   + (f", with {configs_scaled_text(fj.configs[1:])}"
+                   + (f", with {configs_scaled_text(fj.configs[1:], named=[fj.function])}"
                       if len(fj.configs) > 1 else "")
                    + f" for precision target {precision_target:.0%}: estimated precision "
                      f"**{fj.precision_text(fj.estimated_precision)}** ({fj.bound_text()}), "

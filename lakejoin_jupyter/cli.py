@@ -821,7 +821,11 @@ _clip = clip      # a long name shortened for a terminal table
 
 def _info(args, parser) -> int:
     from .engine import open_index
-    engine = open_index(args.index, verify=args.verify, check_lake=False)
+    from .errors import IndexVersionError
+    try:
+        engine = open_index(args.index, verify=args.verify, check_lake=False)
+    except IndexVersionError as e:          # an older index: what it holds, then the rebuild
+        return _info_of_older(args, e)
     info = engine.info()           # the lake's changes in its advice, not also as a warning
     ix = engine.index
     if args.json:
@@ -879,6 +883,58 @@ def _info(args, parser) -> int:
     if args.verify:
         print("  checksums: all files verified")
     return 0
+
+
+def _info_of_older(args, error) -> int:
+    """``lakejoin info`` of an index that cannot be searched (another normalization or
+    index format version): what its manifest says it holds and was built with, and the
+    rebuild (``error``'s text); status 1, as a search of it."""
+    from .index.store import MANIFEST
+    path = Path(args.index).expanduser().absolute()
+    m = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    norm = m.get("normalization") or {}
+    lake = m.get("lake") or {}
+    c = m.get("counts") or {}
+    built = {"path": str(path), "created": m.get("created"), "lake": lake.get("root"),
+             "counts": c, "components": sorted(m.get("components") or {}),
+             "build_options": (m.get("build") or {}).get("options"),
+             "normalization": norm, "format_version": m.get("format_version"),
+             "package_version": m.get("package_version"), "skipped": m.get("skipped", []),
+             "generations": [g.get("name") for g in m.get("generations", [])],
+             "searchable": False, "advice": [str(error)]}
+    if args.json:
+        print(json.dumps(built, indent=1, default=str))
+        return 1
+    print(f"Index {path}")
+    print(f"  built {built['created']} from {built['lake'] or 'a list of files or tables'} "
+          f"(lakejoin_jupyter {built['package_version']}, index format "
+          f"v{built['format_version']}, normalization {norm.get('name')} v{norm.get('version')})")
+    if c:
+        print(f"  {c.get('tables', '?')} tables ({c.get('indexed_tables', '?')} indexed), "
+              f"{c.get('columns', 0):,} columns, {c.get('tokens', 0):,} distinct values in the "
+              f"base, {c.get('postings', 0):,} postings")
+    if built["generations"]:
+        print(f"  {len(built['generations'])} added generation(s): "
+              f"{', '.join(map(str, built['generations']))}")
+    print(f"  components: {', '.join(built['components'])}")
+    print(f"  build options: {' '.join(built['build_options'] or []) or '(defaults)'}")
+    if built["skipped"]:
+        print(f"  skipped {len(built['skipped'])} file(s):")
+        for x in built["skipped"]:
+            print(f"    {x.get('path')}: {x.get('reason')}")
+    if args.tables:
+        try:
+            import pandas as pd
+            t = pd.read_parquet(path / "catalog" / "tables.parquet",
+                                columns=["name", "status", "n_rows"])
+        except (OSError, ValueError, KeyError, ImportError) as e:
+            print(f"  (tables not listed: its catalog is unreadable here: {e})")
+        else:
+            print("  tables (name, status, rows):")
+            for r in t.sort_values("name").itertuples():
+                print(f"    {r.name}  {r.status}  {int(r.n_rows or 0):,} rows")
+    print(f"  not searchable by this version: {error}")
+    return 1
 
 
 DEMO_TABLE = "fivethirtyeight/fifa/fifa_countries_audience"

@@ -716,7 +716,13 @@ class Hit(Joinable):
         frame = df if df is not None else (self._query.frame if self._query is not None else None)
         if frame is None:
             raise QueryError("This hit was found without a DataFrame: pass it, hit.autojoin(df).")
-        frame = learning_frame(frame)       # a Spark frame: learned on its first rows
+        spark = is_spark_frame(frame)
+        out = self._autojoin_learned(learning_frame(frame), options)   # Spark: its first rows
+        out.spark_query = spark             # its code: PySpark, as the join of a Spark frame
+        return out
+
+    def _autojoin_learned(self, frame, options):
+        """:meth:`autojoin` on the pandas ``frame`` it learns from."""
         engine = self._engine
         left_on = [c for c in self.query_columns if c in frame.columns] or None
         if "program_json" not in self.details or left_on is None or len(self.columns) != 1:
@@ -2665,10 +2671,20 @@ class Engine:
 
         A lake table much larger than ``df`` (:data:`LARGE_PARTNER`), on one column each, in
         an index with the "transform" component: when the transformation search finds that
-        column, Auto-Join learns on the rows its program joins (:meth:`Hit.autojoin`)."""
-        from .join.autojoin import autojoin
+        column, Auto-Join learns on the rows its program joins (:meth:`Hit.autojoin`). A
+        Spark ``df`` is learned on its first rows, as :meth:`Hit.autojoin` learns; its join and
+        code are PySpark's."""
         if other is None:
             raise QueryError("autojoin needs the other table: a DataFrame or a lake table name.")
+        from .join.autojoin import autojoin_query
+        df, spark = autojoin_query(df, other)      # a Spark query: learned on its first rows
+        out = self._autojoin(df, column, other, other_column, **options)
+        out.spark_query = spark
+        return out
+
+    def _autojoin(self, df, column, other, other_column, **options):
+        """:meth:`autojoin` with a pandas ``df``."""
+        from .join.autojoin import autojoin
         lake = None
         if isinstance(other, (str, LakeTable)):
             self.check_present()

@@ -43,10 +43,15 @@ def _describe(plan: JoinPlan, engine: str, name: str) -> list[str]:
     for c in plan.explode:
         lines.append(f"# {c!r} of {other} is a list column: one row per element of it")
     kinds = {k.kind for k in plan.query_on + plan.other_on}
-    if "normalize" in kinds:
+    if "normalize" in kinds or any(map(_normalized_after, plan.query_on + plan.other_on)):
         lines.append("# keys are compared after lakejoin's normalization (case, spacing, number "
                      "formats); nulls never match")
     return lines
+
+
+def _normalized_after(key) -> bool:
+    """A text or program key normalized after it is computed (and its matches applied)."""
+    return key.normalized and key.kind != "normalize"
 
 
 def _key_text(key) -> str:
@@ -91,7 +96,9 @@ class _Writer:
             prog = self.program_function(key)
             args = ", ".join(col(c) for c in key.columns)
             expr = f"present([{prog}(*map(cell_text, row)) for row in zip({args})], {frame}.index)"
-        return f"mapped_keys({expr}, MATCHES{self.only})" if matched else expr
+        if matched:
+            expr = f"mapped_keys({expr}, MATCHES{self.only})"
+        return f"compared_keys({expr})" if _normalized_after(key) else expr
 
     def key_exprs(self) -> tuple[list, list]:
         p = self.plan
@@ -105,7 +112,9 @@ class _Writer:
         """Imports of the key functions the plan uses (after the engine's own)."""
         kinds = {k.kind for k in self.plan.query_on + self.plan.other_on}
         agg = self.plan.aggregate
-        used = ["normalized_keys"] * ("normalize" in kinds) + ["text_keys"] * ("text" in kinds) \
+        compared = any(map(_normalized_after, self.plan.query_on + self.plan.other_on))
+        used = ["normalized_keys"] * ("normalize" in kinds) + ["compared_keys"] * compared \
+            + ["text_keys"] * ("text" in kinds) \
             + ["mapped_keys"] * self.mapped \
             + ["lake_text"] * (self.lake_typed and any(k.kind != "normalize"
                                                         for k in self.plan.other_on)) \
@@ -271,7 +280,8 @@ class _SparkWriter(_Writer):
         """A pandas UDF over the key's columns (as a struct), named key_<n>."""
         fn = f"key_{len(self.udfs)}"
         cols = [str(c) for c in key.columns]
-        body = self.key_body("rows", Key(tuple(cols), key.kind, key.program), matched, lake)
+        body = self.key_body("rows", Key(tuple(cols), key.kind, key.program, key.normalized),
+                             matched, lake)
         self.udfs.append("\n".join([
             "@F.pandas_udf('string')",
             f"def {fn}(rows: pd.DataFrame) -> pd.Series:",

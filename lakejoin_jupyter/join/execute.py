@@ -1,7 +1,8 @@
 """Run a :class:`~.plan.JoinPlan`, in pandas or in Spark.
 
 Both sides get temporary key columns (join/keys.py: normalized values, cell text, or an
-Auto-Join program's output; a fuzzy join's matched keys rewritten to their partner's), the
+Auto-Join program's output; a fuzzy join's matched keys rewritten to their partner's; an
+Auto-Join's text and program keys then normalized as the search compares values), the
 tables are merged on them, and the temporary columns are dropped:
 
 * null keys never match: rows of the other table with a null key are removed first (pandas
@@ -36,8 +37,7 @@ from ..errors import QueryError, a_kind
 from ..frames import is_spark_frame, stacked_as_query
 from ..index.tables import lake_table, spark_quote, spark_table
 from ..spark import ensure_worker_python, key_columns, to_pandas_utc, union_key_column
-from .keys import (compute_keys, lake_texts, mapped_keys, new_rows, numeric_values, order_keys,
-                   union_keys)
+from .keys import (lake_texts, new_rows, numeric_values, order_keys, side_keys, union_keys)
 from .plan import Aggregate, JoinPlan
 
 ORDER, ROW, RANK = "__lakejoin_order", "__lakejoin_row", "__lakejoin_rank"
@@ -74,16 +74,12 @@ def explode_pandas(other: pd.DataFrame, plan: JoinPlan) -> pd.DataFrame:
 
 def plan_keys(left: pd.DataFrame, right: pd.DataFrame, plan: JoinPlan) -> tuple:
     """(query key Series per key, other key Series per key), fuzzy matches applied."""
-    lkeys = [compute_keys(left, k) for k in plan.query_on]
+    m = dict(plan.matches) if plan.matches or plan.matches_only else None
+    lm, rm = (m, None) if plan.matches_on == "query" else (None, m)
+    lkeys = [side_keys(left, k, lm, plan.matches_only) for k in plan.query_on]
     if plan.other is not None and plan.other.format == "parquet":
         right = lake_texts(right, plan.other_on)     # its types kept: keys read the index's text
-    rkeys = [compute_keys(right, k) for k in plan.other_on]
-    if plan.matches or plan.matches_only:
-        m = dict(plan.matches)
-        if plan.matches_on == "query":
-            lkeys = [mapped_keys(k, m, plan.matches_only) for k in lkeys]
-        else:
-            rkeys = [mapped_keys(k, m, plan.matches_only) for k in rkeys]
+    rkeys = [side_keys(right, k, rm, plan.matches_only) for k in plan.other_on]
     return lkeys, rkeys
 
 
@@ -171,7 +167,7 @@ def _spark_other(spark, plan: JoinPlan, other_frame):
 
 def spark_key(frame, key, matches: dict | None = None, only: bool = False, lake: bool = False):
     """A Spark column holding the keys of a :class:`~.plan.Key` (a pandas UDF over the
-    key's columns, computing exactly what :func:`~.keys.compute_keys` computes; ``lake``:
+    key's columns, computing exactly what :func:`~.keys.side_keys` computes; ``lake``:
     of a typed lake table, as :func:`plan_keys` computes them). A TIMESTAMP column reaches
     the UDF as its UTC wall-clock time (``spark.key_columns``), as pandas renders it."""
     from pyspark.sql import functions as F
@@ -181,8 +177,7 @@ def spark_key(frame, key, matches: dict | None = None, only: bool = False, lake:
     @F.pandas_udf("string")
     def lakejoin_key(rows: pd.DataFrame) -> pd.Series:
         rows.columns = names
-        out = compute_keys(lake_texts(rows, [key]) if lake else rows, key)
-        return mapped_keys(out, matches, only) if matches is not None else out
+        return side_keys(lake_texts(rows, [key]) if lake else rows, key, matches, only)
 
     return lakejoin_key(F.struct(*key_columns(frame, key.columns)))   # TIMESTAMP: UTC clock
 

@@ -474,31 +474,44 @@ def _configs_text(configs) -> str:
     return ", ".join(f"{f} at {float(t):.3f}" for f, t in configs)
 
 
-def configs_scaled_text(configs) -> str:
+def configs_scaled_text(configs, named=()) -> str:
     """(join function, threshold) pairs, each with its own function's distances: "f at
-    0.371 (of 0..1.00), g at 1.200 (of 0..1.41)" (functions measure on different scales)."""
-    return ", ".join(f"{f} at {float(t):.3f} (of 0..{distance_range(f):.2f})"
-                     for f, t in configs)
+    0.371 (of 0..1.00), g at 1.200 (of 0..1.41)" (functions measure on different scales);
+    a function chosen again at another threshold says so ("f again at 0.400 (of 0..1.00)":
+    matches() gives each value the threshold of the one that joined it); ``named``: the
+    functions named before these."""
+    seen = set(named)
+    out = []
+    for f, t in configs:
+        again = f in seen
+        seen.add(f)
+        out.append(f"{f} {'again ' if again else ''}at {float(t):.3f} "
+                   f"(of 0..{distance_range(f):.2f})")
+    return ", ".join(out)
 
 
-def union_matches(cands: dict, configs) -> tuple[np.ndarray, np.ndarray]:
+def union_matches(cands: dict, configs, of_config: bool = False) -> tuple:
     """The matched pairs of a union of (join function, threshold) configurations: a right
     value is joined when some configuration joins it (its distance under the function at
     most the threshold), to the nearest left value of the configuration whose estimate
     for it is highest (the earliest in ``configs`` on a tie). Returns the left index per
-    right value (-1: unjoined) and the joining function per right value ("")."""
+    right value (-1: unjoined) and the joining function per right value (""); with
+    ``of_config``, also the joining configuration's position in ``configs`` (-1), which
+    tells apart two configurations of one function."""
     n_r = len(next(iter(cands.values())).r_dist)
     left = np.full(n_r, -1)
     fn_of = np.full(n_r, "", dtype=object)
+    config_of = np.full(n_r, -1)
     best = np.full(n_r, -1.0)
-    for f, t in configs:
+    for i, (f, t) in enumerate(configs):
         c = cands[f]
         joined, p, _, _ = c.at(float(t))
         r = np.nonzero(joined)[0]
         up = p > best[r]
         better = r[up]
         left[better], fn_of[better], best[better] = c.r_left[better], f, p[up]
-    return left, fn_of
+        config_of[better] = i
+    return (left, fn_of, config_of) if of_config else (left, fn_of)
 
 
 def exclusive_probability(best: np.ndarray, total: np.ndarray) -> np.ndarray:
@@ -849,18 +862,25 @@ class FuzzyJoin(Joinable):
 
     def matches(self, threshold: float | None = None) -> pd.DataFrame:
         """The joined value pairs (one row per distinct right value), with the join
-        function that joined each, its distance under that function and that function's
-        threshold (functions measure on different scales): the pairs to
+        function that joined each, its distance under that function and the threshold of
+        the configuration that joined it (functions measure on different scales; a
+        function chosen at two thresholds: the one that joined the value): the pairs to
         check first, those whose values differ after lakejoin's normalization (case,
         spacing, number formats), farthest first; then those equal after it, then the
         identical ones."""
         rv, lv, fns = self._matched(threshold)
         dist = [self._cands[f].r_dist[r] if self._cands[f].r_left[r] == l else np.nan
                 for r, l, f in zip(rv, lv, fns)]
-        limit = dict(self.configs_at(threshold))
+        configs = self.configs_at(threshold)
+        limit = dict(configs)
+        if len(rv) and len({f for f, _ in configs}) < len(configs):   # a function twice
+            config_of = union_matches(self._cands, configs, of_config=True)[2][rv]
+            limits = [float(configs[i][1]) if i >= 0 and configs[i][0] == f
+                      else float(limit.get(f, np.nan)) for i, f in zip(config_of, fns)]
+        else:
+            limits = [float(limit.get(f, np.nan)) for f in fns]
         m = pd.DataFrame({"right": self._rkeys[rv], "left": self._lkeys[lv],
-                          "function": fns, "distance": dist,
-                          "threshold": [float(limit.get(f, np.nan)) for f in fns]})
+                          "function": fns, "distance": dist, "threshold": limits})
         same_text, same_key = equal_pairs(m["right"], m["left"])
         return pd.concat([m[~same_key].sort_values("distance", ascending=False, kind="stable"),
                           m[same_key & ~same_text].sort_values("distance", kind="stable"),
@@ -1071,7 +1091,11 @@ class FuzzyJoin(Joinable):
                     f"compares): at best {max(b['est_bound'], 0):.1%} ({b['function']} at "
                     f"threshold {b['threshold']:.3f}, estimate {b['est_precision']:.1%}); "
                     f"{advice}.")
-        extra = (f", with {configs_scaled_text(self.configs[1:])}" if len(self.configs) > 1
+        others = list(self.configs)     # but the main function at its threshold, named first
+        main = (self.function, self.threshold)
+        others = [c for i, c in enumerate(others) if i != (others.index(main) if main in others
+                                                            else 0)]
+        extra = (f", with {configs_scaled_text(others, named=[self.function])}" if others
                  else "")
         return (f"join function {self.function}, threshold {self.threshold:.3f} of "
                 f"{self.scale}{extra}: "

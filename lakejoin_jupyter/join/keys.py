@@ -2,9 +2,10 @@
 
 Every function maps a column (or a row of columns) to one key per row; None never matches.
 ``normalized_keys`` is the search's notion of equal values (lake/normalize.py: case, spacing,
-number formats), ``text_keys`` the cell as text (Auto-Join and the fuzzy join compare exact
-text), ``program_keys`` an Auto-Join program applied to each row. Generated code imports
-these functions, so the keys it computes are the keys the join computed.
+number formats), ``text_keys`` the cell as text (the fuzzy join compares exact text),
+``program_keys`` an Auto-Join program applied to each row (Auto-Join then compares both sides
+normalized: ``side_keys``, ``compared_keys``). Generated code imports these functions, so the keys it computes
+are the keys the join computed.
 """
 from __future__ import annotations
 
@@ -159,8 +160,35 @@ def lake_texts(frame: pd.DataFrame, keys) -> pd.DataFrame:
     return frame.assign(**{c: lake_text(frame[c]) for c in cols if c in frame.columns})
 
 
+def compared_keys(texts: pd.Series) -> pd.Series:
+    """What a ``normalized`` text or program key compares (Auto-Join): each text's
+    :func:`normalized_keys` ("YAXEL LENDEBORG" is "Yaxel Lendeborg"), and a text the
+    normalization drops (a null spelling such as "NULL", no letter or digit such as "+()",
+    longer than ``MAX_TOKEN_CHARS``) as written: a key of a table, not junk to leave out of
+    a search, so values equal as written always join. None, and a text empty or only
+    spaces, stay None (no key, as :func:`text_keys` and :func:`program_keys` give them)."""
+    keys = normalized_keys(texts)
+    kept = keys.isna() & texts.map(lambda t: isinstance(t, str) and bool(t.strip()))
+    if not kept.any():
+        return keys
+    return keys.where(~kept, texts).astype(object)
+
+
+def side_keys(frame: pd.DataFrame, key, matches: dict | None = None,
+              only: bool = False) -> pd.Series:
+    """The keys one side of a join compares: :func:`compute_keys`, then a fuzzy join's
+    ``matches`` (:func:`mapped_keys`), then, for a ``normalized`` text or program key,
+    :func:`compared_keys` (Auto-Join's outputs meet the other side's keys as the search
+    compares values: "YAXEL LENDEBORG" is "Yaxel Lendeborg")."""
+    out = compute_keys(frame, key)
+    if matches is not None:
+        out = mapped_keys(out, matches, only)
+    return compared_keys(out) if key.normalized and key.kind != "normalize" else out
+
+
 def compute_keys(frame: pd.DataFrame, key) -> pd.Series:
-    """The keys of a :class:`~.plan.Key` over a pandas frame."""
+    """The keys of a :class:`~.plan.Key` over a pandas frame (before matches and the
+    normalization of a ``normalized`` key: :func:`side_keys`)."""
     if key.kind == "normalize":
         return normalized_keys(frame[key.columns[0]])
     if key.kind == "text":

@@ -44,11 +44,15 @@ class Key:
     """How one side computes one join key from its rows.
 
     ``normalize``: lakejoin's value normalization of ``columns[0]`` (case, spacing, number
-    formats; the search's notion of equal); ``text``: the cell as text (Auto-Join and the fuzzy
-    join compare exact text); ``program``: an Auto-Join program over ``columns``."""
+    formats; the search's notion of equal); ``text``: the cell as text (the fuzzy join compares
+    exact text); ``program``: an Auto-Join program over ``columns``.
+    ``normalized``: a text or program key compared after lakejoin's normalization, once a
+    fuzzy join's matches have rewritten it (Auto-Join: its outputs meet the keys as the
+    search and an equi-join compare values)."""
     columns: tuple
     kind: str = "normalize"
     program: object = None
+    normalized: bool = False
 
     def __post_init__(self):
         if self.kind not in KEY_KINDS:

@@ -14,4 +14,20 @@ from .pipeline import AutoJoinInputError, AutoJoinSettings, autojoin
 from .result import AutoJoin
 
 __all__ = ["AutoJoin", "AutoJoinInputError", "AutoJoinSettings", "Program", "ProgramSet",
-           "autojoin"]
+           "autojoin", "autojoin_query"]
+
+
+def autojoin_query(df, other):
+    """(the pandas frame Auto-Join learns ``df`` from, whether ``df`` is a Spark frame): a
+    Spark query is learned on its first rows (``frames.learning_frame``), as ``hit.autojoin``
+    learns, and its join and code stay Spark's. ``other`` as a Spark frame is refused with
+    what to pass instead (the join reads the whole other table, as pandas)."""
+    from ...frames import is_spark_frame, learning_frame
+    if is_spark_frame(other):
+        raise AutoJoinInputError(
+            "The other table is a Spark DataFrame: Auto-Join reads the whole other table as "
+            "pandas, so pass other.toPandas() (or, with an index, the name of a lake table: "
+            "engine.autojoin(df, column, 'table', column)). The first table, the one joined, "
+            "may be a Spark DataFrame: it is learned on its first rows and joined whole.")
+    return learning_frame(df), is_spark_frame(df)
+

@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...errors import QueryError
+from ...errors import QueryError, a_kind
+from ...frames import is_spark_frame
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
 from .composite import key_parts
 from .dsl import Constant, Substring, apply_frame, cell_text, column_texts, columns_of
@@ -179,8 +180,11 @@ class Table:
 
 def _check_input(obj, label: str) -> pd.DataFrame:
     if not isinstance(obj, pd.DataFrame):
-        raise AutoJoinInputError(f"Auto-Join needs pandas DataFrames; the {label} table is a "
-                                 f"{type(obj).__name__}. Convert it first (e.g. spark_df.toPandas()).")
+        kind = "a Spark DataFrame" if is_spark_frame(obj) else a_kind(obj)
+        raise AutoJoinInputError(f"Auto-Join needs pandas DataFrames; the {label} table is "
+                                 f"{kind}. Convert it first (e.g. spark_df.toPandas()), or "
+                                 f"call lakejoin_jupyter.autojoin, which takes a Spark first "
+                                 f"table.")
     if obj.shape[1] == 0:
         raise AutoJoinInputError(f"The {label} table has no columns: nothing to join on.")
     if obj.shape[0] == 0:

@@ -3,16 +3,20 @@
 ``AutoJoin`` is what ``autojoin()`` / ``Engine.autojoin()`` return. When ``found`` is False,
 ``message`` says why and there is no program (rather than a bad one). ``explain()`` also
 names the other direction's accepted program, when there is one (both may be joins).
+Keys are compared after lakejoin's normalization, as every equi-join compares them
+(join/keys.py ``side_keys``; docs/algorithms/autojoin.md, "Keys are compared normalized").
 """
 from __future__ import annotations
 
 import html
 import json
+from dataclasses import replace
 
 import pandas as pd
 
 from ...errors import QueryError
 from ..joinable import Joinable
+from ..keys import compared_keys
 from ..plan import Key
 from .chance import chance_precision
 from .dsl import Program, ProgramFormatError, apply_frame, column_texts
@@ -51,12 +55,39 @@ def _program_key(program, columns) -> Key:
     if missing:
         raise QueryError(f"The program reads column(s) {missing}, which the table does not "
                          f"have (it has {[str(c) for c in columns][:20]}).")
-    return Key(tuple(labels[c] for c in program.columns), "program", program)
+    return Key(tuple(labels[c] for c in program.columns), "program", program, normalized=True)
+
+
+def compared(keys) -> list:
+    """Keys as the join compares them: lakejoin's normalization (the search's and every
+    equi-join's; a text it drops as written: join/keys.py ``compared_keys``), None for no
+    key."""
+    return compared_keys(pd.Series(list(keys), dtype=object)).tolist()
+
+
+def without_equal(fuzzy: ConstrainedFuzzyJoin | None, keyset: set):
+    """``fuzzy`` without the matches of derived keys that equal a key once normalized
+    (``keyset``: the compared target keys): those join by equality ("Yaxel Lendeborg" is
+    "YAXEL LENDEBORG"); None when no match is left."""
+    if fuzzy is None or not fuzzy.matches:
+        return fuzzy
+    derived = list(fuzzy.matches)
+    kept = {d: fuzzy.matches[d] for d, n in zip(derived, compared(derived)) if n not in keyset}
+    if len(kept) == len(derived):
+        return fuzzy
+    if not kept:
+        return None
+    prob = {d: p for d, p in fuzzy.probability.items() if d in kept}
+    return replace(fuzzy, matches=kept, probability=prob,
+                   exact_coverage=fuzzy.exact_coverage + len(derived) - len(kept),
+                   estimated_precision=sum(prob.values()) / len(prob) if prob else None)
 
 
 def _key_counts(source_keys, target_keys) -> tuple[int, int, int]:
     """(distinct target keys, source rows whose key is a target key, distinct such keys),
-    None being no key; C-level set operations only (no per-key Python bytecode)."""
+    keys compared normalized (:func:`compared`), None being no key; C-level set operations
+    only (no per-key Python bytecode)."""
+    source_keys, target_keys = compared(source_keys), compared(target_keys)
     keyset = set(target_keys)
     keyset.discard(None)
     return (len(keyset), sum(map(keyset.__contains__, source_keys)),
@@ -103,6 +134,8 @@ class AutoJoin(Joinable):
         # (how, order_by, key columns) -> Aggregate for a lake table (the engine's
         # ``aggregate_for``, the equi-join hit's rule); None: read from the right frame
         self.aggregates = None
+        self.spark_query = False                  # learned from a Spark query's first rows:
+                                                  # code() writes PySpark (join/joinable.py)
         self._keys = None
 
     # ------------------------------------------------------------ construction
@@ -125,6 +158,7 @@ class AutoJoin(Joinable):
                           or c == group.source_column},
                 "output": ex.output})
         n, joined_rows, joined_keys = _key_counts(source_keys, target_keys)
+        fuzzy = without_equal(fuzzy, set(compared(target_keys)))
         stats = dict(stats, sample_coverage=best.coverage)
         alts = [(c.program.describe(), c.coverage) for c in direction.candidates
                 if c is not best][:5]
@@ -152,6 +186,7 @@ class AutoJoin(Joinable):
             source_keys, target_keys = self._source_target_keys()
             self.target_keys, self.joined_rows, self.coverage = \
                 _key_counts(source_keys, target_keys)
+            self.fuzzy = without_equal(self.fuzzy, set(compared(target_keys)))
             if self.precision_basis == "chance":
                 src, labels = self.source_frame, _labels(self.source_frame)
                 inputs = list(zip(*(column_texts(src[labels[c]]) for c in self.program.columns
@@ -207,7 +242,7 @@ class AutoJoin(Joinable):
         cells it reads, one such key with up to three of its values): rows of different
         values joined many-to-one ("194" and "1194" both onto "port-00194"), which a
         program fitting only the examples' values may do where a key should have one."""
-        skeys, tkeys = self._source_target_keys()
+        skeys, tkeys = map(compared, self._source_target_keys())
         keys = set(tkeys)
         keys.discard(None)
         src = self.source_frame
@@ -230,7 +265,7 @@ class AutoJoin(Joinable):
         is then many-to-many on values."""
         if self.target_program is None:
             return 0
-        skeys, tkeys = self._source_target_keys()
+        skeys, tkeys = map(compared, self._source_target_keys())
         joined = set(skeys)
         tgt = self.target_frame
         labels = _labels(tgt)
@@ -280,13 +315,15 @@ class AutoJoin(Joinable):
 
     def keys(self, fuzzy: bool = True) -> tuple[list, list]:
         """(left keys, right keys): the values the two tables are equi-joined on, one per
-        row (None: the row has no key). With ``fuzzy``, the derived keys the constrained
-        fuzzy join matched are replaced by the key they match."""
+        row (None: the row has no key), normalized as the join compares them
+        (:func:`compared`). With ``fuzzy``, the derived keys the constrained fuzzy join
+        matched are first replaced by the key they match."""
         self._need_frames()
         skeys, tkeys = self._source_target_keys()
         if fuzzy and self.fuzzy is not None and self.fuzzy.matches:
             m = self.fuzzy.matches
             skeys = [m.get(k, k) if k is not None else None for k in skeys]
+        skeys, tkeys = compared(skeys), compared(tkeys)
         return (skeys, tkeys) if self.source == "left" else (tkeys, skeys)
 
     def pairs(self, fuzzy: bool = True) -> list:
@@ -328,7 +365,7 @@ class AutoJoin(Joinable):
             labels = {str(c): c for c in tgt_cols}
             if self.target_column not in labels:
                 raise QueryError(f"The target table has no column {self.target_column!r}.")
-            tgt_key = Key((labels[self.target_column],), "text")
+            tgt_key = Key((labels[self.target_column],), "text", normalized=True)
         matches = ()
         if fuzzy and self.fuzzy is not None and self.fuzzy.matches:
             matches = tuple(sorted(self.fuzzy.matches.items()))
@@ -397,6 +434,9 @@ class AutoJoin(Joinable):
 
     def _other_frame(self):
         return None if self.lake is not None else self.right
+
+    def _spark_query(self) -> bool:
+        return bool(self.spark_query)
 
     def join(self, df=None, how: str | None = None, *, fuzzy: bool = True,
              duplicates: str = "all", aggregate=None, order_by: str | None = None) -> pd.DataFrame:
