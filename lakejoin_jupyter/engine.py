@@ -373,55 +373,79 @@ def _list_elements(col: pd.Series):
     return np.asarray(at, dtype=np.int64), elements
 
 
+def frame_category(col: pd.Series, most: int | None = None, written=None) -> tuple | None:
+    """The one rule of a category column of a pandas frame, for the key partners of a query
+    column (:func:`frame_partners`) and the frame pairing of a lake hit
+    (``Engine._frame_categories``); a lake table's columns meet the same rule in the index's
+    profile (``Engine._table_categories``): cells of text (object, string or categorical
+    dtype: typed numbers, booleans and dates are no category), whose distinct tokens read
+    as text by the profile's type rule, fewer than TYPE_SHARE of the rows holding one (not
+    nearly unique) and, with ``most`` (the key column's distinct values), no more than it.
+    A list column's rows hold its elements (MATE's rows of a lake list column); cells of
+    mixed types are told apart as their tokens are (1, True and "1" differ).
+
+    ``written(cells, uniques)``: a caller's test of a text column on its cells as written
+    (pandas' factorize), True to reject it before normalizing (normalizing only merges
+    cells). Returns (the rows: a code per row, -1 none, or for a list column (the row of
+    each element, the element's code); the distinct tokens), or None when no category."""
+    from .indexing.profile import tokens_type
+    if isinstance(col, pd.DataFrame) or not (
+            pd.api.types.is_object_dtype(col) or pd.api.types.is_string_dtype(col)
+            or isinstance(col.dtype, pd.CategoricalDtype)):
+        return None
+    elements = _list_elements(col)
+    if elements is not None:          # a list column: a row holds each of its elements
+        codes, distinct = _token_codes(normalize_many(elements[1]))
+        rows, keyed = (elements[0], codes), int((codes >= 0).sum())
+    elif pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
+        # mixed cells: factorize would merge 1, 1.0 and True, whose tokens differ
+        try:
+            rows, distinct = _token_codes(normalize_many(col.tolist()))
+        except TypeError:             # cells that cannot be compared (lists)
+            return None
+        keyed = int((rows >= 0).sum())
+    else:
+        cells, uniques = pd.factorize(col, use_na_sentinel=True)
+        if written is not None and written(cells, uniques):
+            return None
+        rows, distinct = _token_codes(normalize_many(pd.Series(uniques, dtype=object)
+                                                     .tolist()), cells)
+        keyed = int((rows >= 0).sum())
+    n = len(distinct)
+    if 0 < n < preview.TYPE_SHARE * keyed and (most is None or n <= most) \
+            and tokens_type(distinct) == "string":
+        return rows, distinct
+    return None
+
+
 def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
                    token_rows: np.ndarray) -> tuple:
-    """The category columns of ``frame`` that make a key with its ``column`` (its token per
-    row ``row_tokens``, distinct ``tokens`` and their rows) when its values are integers
-    that repeat, by the rule of a lake column's (``Engine._key_partners``), checked exactly
-    on the frame's rows: text, not nearly unique, with no more distinct values than the
-    column, they tell apart the rows of each repeated value, and not by chance. A column
-    whose cells as written already repeat a pair with a repeated value (normalizing only
-    merges cells), or hold fewer values than such a value's rows, is not normalized. A
-    list column's rows hold its elements, as a lake list column's rows do (MATE's rows)."""
+    """The category columns of ``frame`` (:func:`frame_category`, no more distinct values
+    than its ``column``) that make a key with ``column`` (its token per row
+    ``row_tokens``, distinct ``tokens`` and their rows) when its values are integers that
+    repeat, by the rule of a lake column's (``Engine._key_partners``), checked exactly on
+    the frame's rows: they tell apart the rows of each repeated value, and not by chance.
+    A column whose cells as written already repeat a pair with a repeated value
+    (normalizing only merges cells), or hold fewer values than such a value's rows, is not
+    normalized. A list column's rows hold its elements, as a lake list column's rows do."""
     from .index.mate_arrays import pair_partners
-    from .indexing.profile import tokens_type
     if (not len(token_rows) or int(np.max(token_rows)) < 2
             or not all(t.lstrip("-").isdigit() for t in tokens)):
         return ()
     most = int(np.max(token_rows))
-    key = repeated = None
+    key = _token_codes(row_tokens)[0]
+    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    repeated = (key >= 0) & (counts[inverse] > 1)
+
+    def cannot_pair(cells, uniques) -> bool:
+        return len(uniques) < most or _pairs_repeat(key[repeated], cells[repeated])
+
     names, codes = [], []
     for c in frame.columns:
-        col = frame[c]
-        if c == column or isinstance(col, pd.DataFrame) or not (
-                pd.api.types.is_object_dtype(col) or pd.api.types.is_string_dtype(col)
-                or isinstance(col.dtype, pd.CategoricalDtype)):
-            continue                  # typed numbers, booleans and dates are no category
-        if key is None:
-            key = _token_codes(row_tokens)[0]
-            _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
-            repeated = (key >= 0) & (counts[inverse] > 1)
-        elements = _list_elements(col)
-        if elements is not None:      # a list column: a row holds each of its elements
-            at, rows, distinct = elements[0], *_token_codes(normalize_many(elements[1]))
-            rows = (at, rows)
-        elif pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
-            # mixed cells: factorize would merge 1, 1.0 and True, whose tokens differ
-            try:
-                rows, distinct = _token_codes(normalize_many(col.tolist()))
-            except TypeError:         # cells that cannot be compared (lists)
-                continue
-        else:
-            cells, uniques = pd.factorize(col, use_na_sentinel=True)
-            if len(uniques) < most or _pairs_repeat(key[repeated], cells[repeated]):
-                continue
-            rows, distinct = _token_codes(normalize_many(pd.Series(uniques, dtype=object)
-                                                         .tolist()), cells)
-        n, keyed = len(distinct), int(((rows[1] if elements is not None else rows) >= 0).sum())
-        if 0 < n < preview.TYPE_SHARE * keyed and n <= len(tokens) \
-                and tokens_type(distinct) == "string":
+        found = None if c == column else frame_category(frame[c], len(tokens), cannot_pair)
+        if found is not None:
             names.append(c)
-            codes.append(rows)
+            codes.append(found[0])
     if not names:
         return ()
     return tuple(names[i] for i in pair_partners(key, codes, KEY_PARTNER_CHANCE))
@@ -2054,30 +2078,19 @@ class Engine:
         return [c for c in cat.table_column_ids(table) if c != column_id and category(c)]
 
     def _frame_categories(self, q: Query) -> list:
-        """(name, the cell of each row (-1: none), the cells' tokens) of the category
-        columns of a one-column query's pandas frame (:func:`frame_partners`' rule without
-        the pairing: text, not nearly unique), cached on the query."""
+        """(name, the token code of each row (-1: none), the distinct tokens) of the category
+        columns of a one-column query's pandas frame (:func:`frame_category`), cached on the
+        query. Unlike :func:`frame_partners` there is no bound by the query column's values
+        (the key whose kind is read is the lake column, and its table's category is bound
+        by it) and a list column is left out: the pairing reads one frame value per row."""
         if "frame_categories" not in q.cache:
-            from .indexing.profile import tokens_type
             whole, found = q.whole, []
             if isinstance(whole, pd.DataFrame) and q.n_columns == 1 and not q.spark \
                     and len(whole) == q.n_rows:
                 for c in whole.columns:
-                    col = whole[c]
-                    if c == q.columns[0] or isinstance(col, pd.DataFrame) or \
-                            pd.api.types.infer_dtype(col, skipna=True) not in ("string",
-                                                                               "categorical"):
-                        continue
-                    cells, uniques = pd.factorize(col, use_na_sentinel=True)
-                    if len(uniques) >= len(whole):
-                        continue              # unique as written (normalizing merges cells)
-                    tokens = normalize_many(pd.Series(uniques, dtype=object).tolist())
-                    distinct = sorted({t for t in tokens if t is not None})
-                    held = np.append(np.array([t is not None for t in tokens], bool),
-                                     False)[cells]
-                    if 0 < len(distinct) < preview.TYPE_SHARE * int(held.sum()) \
-                            and tokens_type(distinct) == "string":
-                        found.append((c, np.where(held, cells, -1), tokens))
+                    got = None if c == q.columns[0] else frame_category(whole[c])
+                    if got is not None and not isinstance(got[0], tuple):
+                        found.append((c, got[0], got[1]))
             q.cache["frame_categories"] = found
         return q.cache["frame_categories"]
 
