@@ -918,6 +918,76 @@ class Hit(Joinable):
         return d
 
 
+def _cell_tokens(values: pd.Series, floats: bool, text: bool = False):
+    """The token of each cell of a column (an Arrow string array, null: none) as the index
+    normalizes it, every distinct text once: at once (lake/normalize.py ``normalize_array``)
+    from as many as the union profile's, below it one by one; with ``floats`` the number it
+    reads as, to 12 significant digits (``text``: the lake's text, read as the index reads
+    numbers)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    from .index.union_profile import cell_texts
+    from .lake.normalize import normalize_array, normalize_text
+    from .search.union import VECTOR_MIN
+    if floats and not text:
+        x = pd.to_numeric(values, errors="coerce")
+    else:
+        if values.dtype == object and pd.api.types.infer_dtype(values, skipna=True) == "string":
+            texts = pa.array(values.to_numpy(dtype=object), pa.string(), from_pandas=True)
+        else:                        # blanks are nulls to the normalization too
+            texts = cell_texts(values.to_numpy(dtype=object) if values.dtype == object
+                               else values.to_numpy())
+            texts = pa.array([t if t is None or isinstance(t, str) else None
+                              if isinstance(t, float) and np.isnan(t) else str(t)
+                              for t in texts], pa.string())
+        enc = pc.dictionary_encode(texts)
+        distinct = enc.dictionary
+        if len(distinct) < VECTOR_MIN:       # Arrow's fixed cost per call is the larger
+            distinct = pa.array([normalize_text(t) for t in distinct.to_pylist()], pa.string())
+        else:
+            distinct = normalize_array(distinct)
+        tokens = pc.take(distinct, enc.indices)
+        if not floats:
+            return tokens
+        x = pd.to_numeric(pd.Series(tokens.to_numpy(zero_copy_only=False), dtype=object),
+                          errors="coerce")
+    codes, uniques = pd.factorize(np.asarray(x, dtype=np.float64), use_na_sentinel=True)
+    written = pa.array([f"{float(v):.12g}" for v in uniques], pa.string())
+    return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int64(), mask=codes < 0),
+                                          written).cast(pa.string())
+
+
+def rows_held(lake: pd.DataFrame, frame: pd.DataFrame, pairs: dict) -> bool:
+    """Whether every row of ``frame``, the values of its columns ``pairs`` (frame column
+    name: ``lake``'s column) together, is a row of ``lake`` (a lake table as read): its texts
+    normalized as the index normalizes values (:func:`_cell_tokens`), floats compared to 12
+    significant digits; a column of list cells is left out (its elements were held), and
+    fewer than two columns decide nothing (True)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    in_frame = {str(c): c for c in frame.columns}
+    mine, theirs = [], []
+    for name, col in pairs.items():
+        v = frame[in_frame[name]]
+        if v.dtype == object and pd.api.types.infer_dtype(v, skipna=True) != "string" and \
+                v.map(lambda c: isinstance(c, (list, tuple, dict, np.ndarray))).any():
+            continue                     # list cells: their elements were held
+        if col not in lake.columns:
+            return True
+        floats = v.dtype.kind == "f"
+        mine.append(_cell_tokens(v, floats))
+        theirs.append(_cell_tokens(lake[col], floats, text=True))
+    if len(mine) < 2:
+        return True
+    n = len(theirs[0])
+    key = np.zeros(n + len(mine[0]), dtype=np.int64)     # a code per (lake, then frame) row
+    for t, m in zip(theirs, mine):
+        enc = pc.dictionary_encode(pa.concat_arrays([t, m]))
+        codes = enc.indices.fill_null(-1).to_numpy().astype(np.int64)
+        key = pd.factorize(key * (len(enc.dictionary) + 1) + (codes + 1))[0]
+    return bool(np.isin(key[n:], key[:n]).all())
+
+
 def _frame_tokens(values: pd.Series) -> list:
     """The distinct normalized values of a frame's column, as the index holds a lake
     column's (a list's elements; JSON objects as their text)."""
@@ -2573,42 +2643,12 @@ class Engine:
     def _holds_rows(self, table_id: int, frame: pd.DataFrame, pairs: dict) -> bool:
         """Whether every row of ``frame``, the values of its columns ``pairs`` (frame column
         name: the lake table's column) together, is a row of the lake table (read from the
-        lake; its texts normalized as the index normalizes values, floats compared to 12
-        significant digits). A table that cannot be read is taken on its columns alone."""
-        from .lake.normalize import normalize_text
+        lake; :func:`rows_held`). A table that cannot be read is taken on its columns alone."""
         try:
             lake = index_table(self.index, int(table_id))
         except Exception:                    # noqa: BLE001 - moved or unreadable: columns decide
             return True
-        in_frame = {str(c): c for c in frame.columns}
-
-        def keyed(values: pd.Series, floats: bool, text: bool = False) -> list:
-            if floats:
-                if text:                     # the lake's text: as the index reads numbers
-                    values = values.map(lambda t: None if t is None else normalize_text(str(t)))
-                x = pd.to_numeric(values, errors="coerce")
-                return [None if pd.isna(v) else f"{float(v):.12g}" for v in x]
-            from .index.union_profile import cell_texts
-            texts = cell_texts(values.to_numpy(dtype=object) if values.dtype == object
-                               else values.to_numpy())
-            return [None if t is None or (isinstance(t, float) and np.isnan(t))
-                    else normalize_text(str(t)) for t in texts]
-
-        mine, theirs = [], []
-        for name, col in pairs.items():
-            v = frame[in_frame[name]]
-            if v.dtype == object and v.map(lambda c: isinstance(c, (list, tuple, dict,
-                                                                    np.ndarray))).any():
-                continue                     # list cells: their elements were held
-            if col not in lake.columns:
-                return True
-            floats = v.dtype.kind == "f"
-            mine.append(keyed(v, floats))
-            theirs.append(keyed(lake[col], floats, text=True))
-        if len(mine) < 2:
-            return True
-        rows = set(zip(*theirs))
-        return all(r in rows for r in zip(*mine))
+        return rows_held(lake, frame, pairs)
 
     def own_tables_note(self, table_ids) -> str:
         """The searches' note when several tables are the frame's own alike (none marked)."""
