@@ -51,6 +51,7 @@ POOL_GROWTH, POOL_MAX = 4, 300   # ... and 4 times more, up to 300, while fewer 
 # a category column makes a key with a repeating integer column only if it would tell apart the
 # rows of each of its values by chance with at most this probability (docs/algorithms/hits.md)
 KEY_PARTNER_CHANCE = 0.01
+FRAME_CACHE_ROWS = 2_000_000   # rows of frame columns whose category reading is kept
 # a lake column's repeating integers are a key per category when the query frame's pairs meet
 # its table's on at least this share of the query rows the column reaches (Engine._frame_pair)
 PAIR_SHARE = 0.5
@@ -373,6 +374,22 @@ def _list_elements(col: pd.Series):
     return np.asarray(at, dtype=np.int64), elements
 
 
+def _token_codes_of(uniques) -> tuple[np.ndarray, list]:
+    """:func:`_token_codes` of a column's distinct cells' tokens; many texts normalized at
+    once (lake/normalize.py ``normalize_array``, equal to ``normalize_text`` on any text)
+    from as many as the union profile's (below, Arrow's fixed cost per call is the larger)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    from .lake.normalize import normalize_array
+    from .search.union import VECTOR_MIN
+    values = pd.Series(uniques, dtype=object).tolist()
+    if len(values) < VECTOR_MIN or not all(isinstance(v, str) for v in values):
+        return _token_codes(normalize_many(values))
+    enc = pc.dictionary_encode(normalize_array(pa.array(values, pa.string())))
+    return (enc.indices.fill_null(-1).to_numpy().astype(np.int64),
+            enc.dictionary.to_pylist())
+
+
 def frame_category(col: pd.Series, most: int | None = None, written=None) -> tuple | None:
     """The one rule of a category column of a pandas frame, for the key partners of a query
     column (:func:`frame_partners`) and the frame pairing of a lake hit
@@ -408,14 +425,25 @@ def frame_category(col: pd.Series, most: int | None = None, written=None) -> tup
         cells, uniques = pd.factorize(col, use_na_sentinel=True)
         if written is not None and written(cells, uniques):
             return None
-        rows, distinct = _token_codes(normalize_many(pd.Series(uniques, dtype=object)
-                                                     .tolist()), cells)
+        codes, distinct = _token_codes_of(uniques)
+        rows = np.append(codes, -1)[cells]      # a null cell (-1) has no token
         keyed = int((rows >= 0).sum())
     n = len(distinct)
     if 0 < n < preview.TYPE_SHARE * keyed and (most is None or n <= most) \
             and tokens_type(distinct) == "string":
         return rows, distinct
     return None
+
+
+def _text_column_cells(col) -> tuple | None:
+    """(dtype, the cells) of a column of text cells (or a categorical: its dtype names its
+    categories' type), what :func:`frame_category` reads in it, to compare with a column
+    read before (the texts' own hashes are cached by Python, and a frame searched again
+    holds the same objects); None for other columns (1, 1.0 and True compare equal there)."""
+    if isinstance(col, pd.DataFrame) or \
+            pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
+        return None
+    return repr(col.dtype), tuple(col.tolist())
 
 
 def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
@@ -2130,9 +2158,20 @@ class Engine:
                                        KEY_PARTNER_CHANCE)
         return [c + gen.column_offset for c in found]
 
+    @cached_property
+    def _categories_of(self) -> dict:
+        """column id -> :meth:`_table_categories`' answer, each computed once."""
+        return {}
+
     def _table_categories(self, column_id: int) -> list:
         """The category columns of a lake column's table that may make a key with it: text,
-        neither numbers nor nearly unique, with no more distinct values than the column."""
+        neither numbers nor nearly unique, with no more distinct values than the column
+        (:func:`frame_category`'s rule, read from the index's profile); cached."""
+        if column_id not in self._categories_of:
+            self._categories_of[column_id] = self._find_table_categories(column_id)
+        return self._categories_of[column_id]
+
+    def _find_table_categories(self, column_id: int) -> list:
         cat = self._catalog
 
         def category(c: int) -> bool:
@@ -2158,11 +2197,32 @@ class Engine:
             if isinstance(whole, pd.DataFrame) and q.n_columns == 1 and not q.spark \
                     and len(whole) == q.n_rows:
                 for c in whole.columns:
-                    got = None if c == q.columns[0] else frame_category(whole[c])
+                    got = None if c == q.columns[0] else self._frame_category(whole[c])
                     if got is not None and not isinstance(got[0], tuple):
                         found.append((c, got[0], got[1]))
             q.cache["frame_categories"] = found
         return q.cache["frame_categories"]
+
+    @cached_property
+    def _frame_category_cache(self) -> dict:
+        """A text column's cells (:func:`_text_column_cells`) -> :func:`frame_category`'s
+        answer, the oldest dropped first beyond FRAME_CACHE_ROWS rows: a frame searched
+        again (another column, method, k or rank) is not normalized again."""
+        return {}
+
+    def _frame_category(self, col: pd.Series):
+        """:func:`frame_category` of a query frame's column, from the cache when the column
+        holds the same cells as one read before (compared whole, not by a hash)."""
+        key = _text_column_cells(col)
+        cache = self._frame_category_cache
+        if key is None or key not in cache:
+            got = frame_category(col)
+            if key is not None:
+                while cache and sum(len(k[1]) for k in cache) + len(key[1]) > FRAME_CACHE_ROWS:
+                    del cache[next(iter(cache))]
+                cache[key] = got
+            return got
+        return cache[key]
 
     def _frame_pair(self, h: Hit, q: Query) -> dict | None:
         """For a one-column hit on integers that repeat: a category column of its lake

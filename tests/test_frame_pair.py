@@ -113,17 +113,29 @@ def test_one_category_rule_for_partners_and_pairing():
     """``frame_category`` (the rule of frame_partners and of the frame pairing) against the
     rule computed cell by cell, on random columns: texts with case and space variants
     (unique as written yet a category once normalized), mixed cells (1, True, "1", 2.0),
-    integers, lists, categorical and string dtypes; the pairing's categories are the same
-    columns but lists (one frame value per row)."""
+    integers, lists, categorical and string dtypes, and columns of hundreds of texts; the
+    pairing's categories (cached per text column: a frame read again, or changed in place
+    since) are the same columns but lists (one frame value per row)."""
     import types
     from lakejoin_jupyter.engine import Engine, frame_category
     rng = np.random.default_rng(26)
     pools = {"text": ["tcp", "udp", "TCP", " tcp ", "quic", None, "x1", "A", "a"],
              "mixed": ["a", "b", 1, True, "1", None, 2.0, "c"], "ints": [1, 2, 3, 4, None],
-             "lists": [["a", "b"], ["b"], [], None, ["A"]], "variants": ["p", "P", " p", "q"]}
+             "lists": [["a", "b"], ["b"], [], None, ["A"]], "variants": ["p", "P", " p", "q"],
+             # enough distinct texts to be normalized at once (Arrow), with case variants
+             "many": [f"{w}{i}" for i in range(160) for w in ("Name ", "name", "NAME  ")],
+             "ids": [f"ID-{i}" for i in range(3000)]}
     seen = set()
-    for _ in range(400):
-        n = int(rng.integers(3, 40))
+    engine = Engine.__new__(Engine)       # the pairing's categories, cached per text column
+
+    def read(frame):
+        q = types.SimpleNamespace(whole=frame, n_columns=1, spark=False, n_rows=len(frame),
+                                  columns=("port",), cache={})
+        return {name: [None if c < 0 else toks[c] for c in cells]
+                for name, cells, toks in engine._frame_categories(q)}
+
+    for it in range(400):
+        n = int(rng.integers(3, 40)) if it % 10 else int(rng.integers(300, 700))
         df = pd.DataFrame({"port": rng.choice([5000, 5001, 5002, None], n).tolist()})
         for j, kind in enumerate(rng.choice(list(pools), 3)):
             pool = pools[kind]
@@ -131,10 +143,13 @@ def test_one_category_rule_for_partners_and_pairing():
             if kind == "text":
                 s = s.astype(["object", "category", "string"][int(rng.integers(0, 3))])
             df[f"c{j}"] = s
-        q = types.SimpleNamespace(whole=df, n_columns=1, spark=False, n_rows=n,
-                                  columns=("port",), cache={})
-        pairing = {name: [None if c < 0 else toks[c] for c in cells]
-                   for name, cells, toks in Engine._frame_categories(None, q)}
+        if it % 3:                 # read before: again as it was, or changed in place since
+            read(df)
+            col = df.columns[int(rng.integers(1, 4))]
+            if it % 3 == 2 and df[col].dtype == object and len(df) > 1 and \
+                    not any(isinstance(v, list) for v in df[col]):
+                df.loc[0, col], df.loc[1, col] = df.loc[1, col], "P"
+        pairing = read(df)
         for c in df.columns[1:]:
             most = int(rng.integers(1, 8))
             for bound in (None, most):
