@@ -51,6 +51,7 @@ POOL_GROWTH, POOL_MAX = 4, 300   # ... and 4 times more, up to 300, while fewer 
 # a category column makes a key with a repeating integer column only if it would tell apart the
 # rows of each of its values by chance with at most this probability (docs/algorithms/hits.md)
 KEY_PARTNER_CHANCE = 0.01
+FRAME_CACHE_ROWS = 2_000_000   # rows of frame columns whose category reading is kept
 # a lake column's repeating integers are a key per category when the query frame's pairs meet
 # its table's on at least this share of the query rows the column reaches (Engine._frame_pair)
 PAIR_SHARE = 0.5
@@ -373,55 +374,106 @@ def _list_elements(col: pd.Series):
     return np.asarray(at, dtype=np.int64), elements
 
 
+def _token_codes_of(uniques) -> tuple[np.ndarray, list]:
+    """:func:`_token_codes` of a column's distinct cells' tokens; many texts normalized at
+    once (lake/normalize.py ``normalize_array``, equal to ``normalize_text`` on any text)
+    from as many as the union profile's (below, Arrow's fixed cost per call is the larger)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    from .lake.normalize import normalize_array
+    from .search.union import VECTOR_MIN
+    values = pd.Series(uniques, dtype=object).tolist()
+    if len(values) < VECTOR_MIN or not all(isinstance(v, str) for v in values):
+        return _token_codes(normalize_many(values))
+    enc = pc.dictionary_encode(normalize_array(pa.array(values, pa.string())))
+    return (enc.indices.fill_null(-1).to_numpy().astype(np.int64),
+            enc.dictionary.to_pylist())
+
+
+def frame_category(col: pd.Series, most: int | None = None, written=None) -> tuple | None:
+    """The one rule of a category column of a pandas frame, for the key partners of a query
+    column (:func:`frame_partners`) and the frame pairing of a lake hit
+    (``Engine._frame_categories``); a lake table's columns meet the same rule in the index's
+    profile (``Engine._table_categories``): cells of text (object, string or categorical
+    dtype: typed numbers, booleans and dates are no category), whose distinct tokens read
+    as text by the profile's type rule, fewer than TYPE_SHARE of the rows holding one (not
+    nearly unique) and, with ``most`` (the key column's distinct values), no more than it.
+    A list column's rows hold its elements (MATE's rows of a lake list column); cells of
+    mixed types are told apart as their tokens are (1, True and "1" differ).
+
+    ``written(cells, uniques)``: a caller's test of a text column on its cells as written
+    (pandas' factorize), True to reject it before normalizing (normalizing only merges
+    cells). Returns (the rows: a code per row, -1 none, or for a list column (the row of
+    each element, the element's code); the distinct tokens), or None when no category."""
+    from .indexing.profile import tokens_type
+    if isinstance(col, pd.DataFrame) or not (
+            pd.api.types.is_object_dtype(col) or pd.api.types.is_string_dtype(col)
+            or isinstance(col.dtype, pd.CategoricalDtype)):
+        return None
+    elements = _list_elements(col)
+    if elements is not None:          # a list column: a row holds each of its elements
+        codes, distinct = _token_codes(normalize_many(elements[1]))
+        rows, keyed = (elements[0], codes), int((codes >= 0).sum())
+    elif pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
+        # mixed cells: factorize would merge 1, 1.0 and True, whose tokens differ
+        try:
+            rows, distinct = _token_codes(normalize_many(col.tolist()))
+        except TypeError:             # cells that cannot be compared (lists)
+            return None
+        keyed = int((rows >= 0).sum())
+    else:
+        cells, uniques = pd.factorize(col, use_na_sentinel=True)
+        if written is not None and written(cells, uniques):
+            return None
+        codes, distinct = _token_codes_of(uniques)
+        rows = np.append(codes, -1)[cells]      # a null cell (-1) has no token
+        keyed = int((rows >= 0).sum())
+    n = len(distinct)
+    if 0 < n < preview.TYPE_SHARE * keyed and (most is None or n <= most) \
+            and tokens_type(distinct) == "string":
+        return rows, distinct
+    return None
+
+
+def _text_column_cells(col) -> tuple | None:
+    """(dtype, the cells) of a column of text cells (or a categorical: its dtype names its
+    categories' type), what :func:`frame_category` reads in it, to compare with a column
+    read before (the texts' own hashes are cached by Python, and a frame searched again
+    holds the same objects); None for other columns (1, 1.0 and True compare equal there)."""
+    if isinstance(col, pd.DataFrame) or \
+            pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
+        return None
+    return repr(col.dtype), tuple(col.tolist())
+
+
 def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
                    token_rows: np.ndarray) -> tuple:
-    """The category columns of ``frame`` that make a key with its ``column`` (its token per
-    row ``row_tokens``, distinct ``tokens`` and their rows) when its values are integers
-    that repeat, by the rule of a lake column's (``Engine._key_partners``), checked exactly
-    on the frame's rows: text, not nearly unique, with no more distinct values than the
-    column, they tell apart the rows of each repeated value, and not by chance. A column
-    whose cells as written already repeat a pair with a repeated value (normalizing only
-    merges cells), or hold fewer values than such a value's rows, is not normalized. A
-    list column's rows hold its elements, as a lake list column's rows do (MATE's rows)."""
+    """The category columns of ``frame`` (:func:`frame_category`, no more distinct values
+    than its ``column``) that make a key with ``column`` (its token per row
+    ``row_tokens``, distinct ``tokens`` and their rows) when its values are integers that
+    repeat, by the rule of a lake column's (``Engine._key_partners``), checked exactly on
+    the frame's rows: they tell apart the rows of each repeated value, and not by chance.
+    A column whose cells as written already repeat a pair with a repeated value
+    (normalizing only merges cells), or hold fewer values than such a value's rows, is not
+    normalized. A list column's rows hold its elements, as a lake list column's rows do."""
     from .index.mate_arrays import pair_partners
-    from .indexing.profile import tokens_type
     if (not len(token_rows) or int(np.max(token_rows)) < 2
             or not all(t.lstrip("-").isdigit() for t in tokens)):
         return ()
     most = int(np.max(token_rows))
-    key = repeated = None
+    key = _token_codes(row_tokens)[0]
+    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    repeated = (key >= 0) & (counts[inverse] > 1)
+
+    def cannot_pair(cells, uniques) -> bool:
+        return len(uniques) < most or _pairs_repeat(key[repeated], cells[repeated])
+
     names, codes = [], []
     for c in frame.columns:
-        col = frame[c]
-        if c == column or isinstance(col, pd.DataFrame) or not (
-                pd.api.types.is_object_dtype(col) or pd.api.types.is_string_dtype(col)
-                or isinstance(col.dtype, pd.CategoricalDtype)):
-            continue                  # typed numbers, booleans and dates are no category
-        if key is None:
-            key = _token_codes(row_tokens)[0]
-            _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
-            repeated = (key >= 0) & (counts[inverse] > 1)
-        elements = _list_elements(col)
-        if elements is not None:      # a list column: a row holds each of its elements
-            at, rows, distinct = elements[0], *_token_codes(normalize_many(elements[1]))
-            rows = (at, rows)
-        elif pd.api.types.infer_dtype(col, skipna=True) not in ("string", "categorical"):
-            # mixed cells: factorize would merge 1, 1.0 and True, whose tokens differ
-            try:
-                rows, distinct = _token_codes(normalize_many(col.tolist()))
-            except TypeError:         # cells that cannot be compared (lists)
-                continue
-        else:
-            cells, uniques = pd.factorize(col, use_na_sentinel=True)
-            if len(uniques) < most or _pairs_repeat(key[repeated], cells[repeated]):
-                continue
-            rows, distinct = _token_codes(normalize_many(pd.Series(uniques, dtype=object)
-                                                         .tolist()), cells)
-        n, keyed = len(distinct), int(((rows[1] if elements is not None else rows) >= 0).sum())
-        if 0 < n < preview.TYPE_SHARE * keyed and n <= len(tokens) \
-                and tokens_type(distinct) == "string":
+        found = None if c == column else frame_category(frame[c], len(tokens), cannot_pair)
+        if found is not None:
             names.append(c)
-            codes.append(rows)
+            codes.append(found[0])
     if not names:
         return ()
     return tuple(names[i] for i in pair_partners(key, codes, KEY_PARTNER_CHANCE))
@@ -898,6 +950,77 @@ class Hit(Joinable):
             d["transformation"] = self.details["program"]
             d["direction"] = self.details.get("direction")
         return d
+
+
+def _cell_tokens(values: pd.Series, floats: bool, text: bool = False):
+    """The token of each cell of a column (an Arrow string array, null: none) as the index
+    normalizes it, every distinct text once: at once (lake/normalize.py ``normalize_array``)
+    from as many as the union profile's, below it one by one; with ``floats`` the number it
+    reads as, to 12 significant digits (``text``: the lake's text, read as the index reads
+    numbers)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    from .index.union_profile import cell_texts
+    from .lake.normalize import normalize_array, normalize_text
+    from .search.union import VECTOR_MIN
+    if floats and not text:
+        x = pd.to_numeric(values, errors="coerce")
+    else:
+        if values.dtype == object and pd.api.types.infer_dtype(values, skipna=True) == "string":
+            texts = pa.array(values.to_numpy(dtype=object), pa.string(), from_pandas=True)
+        else:                        # blanks are nulls to the normalization too
+            texts = cell_texts(values.to_numpy(dtype=object) if values.dtype == object
+                               else values.to_numpy())
+            texts = pa.array([t if t is None or isinstance(t, str) else None
+                              if isinstance(t, float) and np.isnan(t) else str(t)
+                              for t in texts], pa.string())
+        enc = pc.dictionary_encode(texts)
+        distinct = enc.dictionary
+        if len(distinct) < VECTOR_MIN:       # Arrow's fixed cost per call is the larger
+            distinct = pa.array([normalize_text(t) for t in distinct.to_pylist()], pa.string())
+        else:
+            distinct = normalize_array(distinct)
+        tokens = pc.take(distinct, enc.indices)
+        if not floats:
+            return tokens
+        x = pd.to_numeric(pd.Series(tokens.to_numpy(zero_copy_only=False), dtype=object),
+                          errors="coerce")
+    codes, uniques = pd.factorize(np.asarray(x, dtype=np.float64), use_na_sentinel=True)
+    written = pa.array([f"{float(v) + 0.0:.12g}" for v in uniques],   # -0.0: 0
+                       pa.string())
+    return pa.DictionaryArray.from_arrays(pa.array(codes, pa.int64(), mask=codes < 0),
+                                          written).cast(pa.string())
+
+
+def rows_held(lake: pd.DataFrame, frame: pd.DataFrame, pairs: dict) -> bool:
+    """Whether every row of ``frame``, the values of its columns ``pairs`` (frame column
+    name: ``lake``'s column) together, is a row of ``lake`` (a lake table as read): its texts
+    normalized as the index normalizes values (:func:`_cell_tokens`), floats compared to 12
+    significant digits; a column of list cells is left out (its elements were held), and
+    fewer than two columns decide nothing (True)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    in_frame = {str(c): c for c in frame.columns}
+    mine, theirs = [], []
+    for name, col in pairs.items():
+        v = frame[in_frame[name]]
+        if v.dtype == object and pd.api.types.infer_dtype(v, skipna=True) != "string" and \
+                v.map(lambda c: isinstance(c, (list, tuple, dict, np.ndarray))).any():
+            continue                     # list cells: their elements were held
+        if col not in lake.columns:
+            return True
+        floats = v.dtype.kind == "f"
+        mine.append(_cell_tokens(v, floats))
+        theirs.append(_cell_tokens(lake[col], floats, text=True))
+    if len(mine) < 2:
+        return True
+    n = len(theirs[0])
+    key = np.zeros(n + len(mine[0]), dtype=np.int64)     # a code per (lake, then frame) row
+    for t, m in zip(theirs, mine):
+        enc = pc.dictionary_encode(pa.concat_arrays([t, m]))
+        codes = enc.indices.fill_null(-1).to_numpy().astype(np.int64)
+        key = pd.factorize(key * (len(enc.dictionary) + 1) + (codes + 1))[0]
+    return bool(np.isin(key[n:], key[:n]).all())
 
 
 def _frame_tokens(values: pd.Series) -> list:
@@ -2042,9 +2165,20 @@ class Engine:
                                        KEY_PARTNER_CHANCE)
         return [c + gen.column_offset for c in found]
 
+    @cached_property
+    def _categories_of(self) -> dict:
+        """column id -> :meth:`_table_categories`' answer, each computed once."""
+        return {}
+
     def _table_categories(self, column_id: int) -> list:
         """The category columns of a lake column's table that may make a key with it: text,
-        neither numbers nor nearly unique, with no more distinct values than the column."""
+        neither numbers nor nearly unique, with no more distinct values than the column
+        (:func:`frame_category`'s rule, read from the index's profile); cached."""
+        if column_id not in self._categories_of:
+            self._categories_of[column_id] = self._find_table_categories(column_id)
+        return self._categories_of[column_id]
+
+    def _find_table_categories(self, column_id: int) -> list:
         cat = self._catalog
 
         def category(c: int) -> bool:
@@ -2060,32 +2194,42 @@ class Engine:
         return [c for c in cat.table_column_ids(table) if c != column_id and category(c)]
 
     def _frame_categories(self, q: Query) -> list:
-        """(name, the cell of each row (-1: none), the cells' tokens) of the category
-        columns of a one-column query's pandas frame (:func:`frame_partners`' rule without
-        the pairing: text, not nearly unique), cached on the query."""
+        """(name, the token code of each row (-1: none), the distinct tokens) of the category
+        columns of a one-column query's pandas frame (:func:`frame_category`), cached on the
+        query. Unlike :func:`frame_partners` there is no bound by the query column's values
+        (the key whose kind is read is the lake column, and its table's category is bound
+        by it) and a list column is left out: the pairing reads one frame value per row."""
         if "frame_categories" not in q.cache:
-            from .indexing.profile import tokens_type
             whole, found = q.whole, []
             if isinstance(whole, pd.DataFrame) and q.n_columns == 1 and not q.spark \
                     and len(whole) == q.n_rows:
                 for c in whole.columns:
-                    col = whole[c]
-                    if c == q.columns[0] or isinstance(col, pd.DataFrame) or \
-                            pd.api.types.infer_dtype(col, skipna=True) not in ("string",
-                                                                               "categorical"):
-                        continue
-                    cells, uniques = pd.factorize(col, use_na_sentinel=True)
-                    if len(uniques) >= len(whole):
-                        continue              # unique as written (normalizing merges cells)
-                    tokens = normalize_many(pd.Series(uniques, dtype=object).tolist())
-                    distinct = sorted({t for t in tokens if t is not None})
-                    held = np.append(np.array([t is not None for t in tokens], bool),
-                                     False)[cells]
-                    if 0 < len(distinct) < preview.TYPE_SHARE * int(held.sum()) \
-                            and tokens_type(distinct) == "string":
-                        found.append((c, np.where(held, cells, -1), tokens))
+                    got = None if c == q.columns[0] else self._frame_category(whole[c])
+                    if got is not None and not isinstance(got[0], tuple):
+                        found.append((c, got[0], got[1]))
             q.cache["frame_categories"] = found
         return q.cache["frame_categories"]
+
+    @cached_property
+    def _frame_category_cache(self) -> dict:
+        """A text column's cells (:func:`_text_column_cells`) -> :func:`frame_category`'s
+        answer, the oldest dropped first beyond FRAME_CACHE_ROWS rows: a frame searched
+        again (another column, method, k or rank) is not normalized again."""
+        return {}
+
+    def _frame_category(self, col: pd.Series):
+        """:func:`frame_category` of a query frame's column, from the cache when the column
+        holds the same cells as one read before (compared whole, not by a hash)."""
+        key = _text_column_cells(col)
+        cache = self._frame_category_cache
+        if key is None or key not in cache:
+            got = frame_category(col)
+            if key is not None:
+                while cache and sum(len(k[1]) for k in cache) + len(key[1]) > FRAME_CACHE_ROWS:
+                    del cache[next(iter(cache))]
+                cache[key] = got
+            return got
+        return cache[key]
 
     def _frame_pair(self, h: Hit, q: Query) -> dict | None:
         """For a one-column hit on integers that repeat: a category column of its lake
@@ -2573,42 +2717,12 @@ class Engine:
     def _holds_rows(self, table_id: int, frame: pd.DataFrame, pairs: dict) -> bool:
         """Whether every row of ``frame``, the values of its columns ``pairs`` (frame column
         name: the lake table's column) together, is a row of the lake table (read from the
-        lake; its texts normalized as the index normalizes values, floats compared to 12
-        significant digits). A table that cannot be read is taken on its columns alone."""
-        from .lake.normalize import normalize_text
+        lake; :func:`rows_held`). A table that cannot be read is taken on its columns alone."""
         try:
             lake = index_table(self.index, int(table_id))
         except Exception:                    # noqa: BLE001 - moved or unreadable: columns decide
             return True
-        in_frame = {str(c): c for c in frame.columns}
-
-        def keyed(values: pd.Series, floats: bool, text: bool = False) -> list:
-            if floats:
-                if text:                     # the lake's text: as the index reads numbers
-                    values = values.map(lambda t: None if t is None else normalize_text(str(t)))
-                x = pd.to_numeric(values, errors="coerce")    # (-0.0 as the index's 0)
-                return [None if pd.isna(v) else f"{float(v) + 0.0:.12g}" for v in x]
-            from .index.union_profile import cell_texts
-            texts = cell_texts(values.to_numpy(dtype=object) if values.dtype == object
-                               else values.to_numpy())
-            return [None if t is None or (isinstance(t, float) and np.isnan(t))
-                    else normalize_text(str(t)) for t in texts]
-
-        mine, theirs = [], []
-        for name, col in pairs.items():
-            v = frame[in_frame[name]]
-            if v.dtype == object and v.map(lambda c: isinstance(c, (list, tuple, dict,
-                                                                    np.ndarray))).any():
-                continue                     # list cells: their elements were held
-            if col not in lake.columns:
-                return True
-            floats = v.dtype.kind == "f"
-            mine.append(keyed(v, floats))
-            theirs.append(keyed(lake[col], floats, text=True))
-        if len(mine) < 2:
-            return True
-        rows = set(zip(*theirs))
-        return all(r in rows for r in zip(*mine))
+        return rows_held(lake, frame, pairs)
 
     def own_tables_note(self, table_ids) -> str:
         """The searches' note when several tables are the frame's own alike (none marked)."""

@@ -86,3 +86,82 @@ def test_flight_numbers_per_carrier_rank_above_coincidental_altitudes(spark, tmp
     res = engine.search(moved, "flight", k=None, rank="useful")
     assert [h.table for h in res] == ["geo/airports", "air/flights"], res
     assert res[1].key_kind == "number" and not any("per carrier" in n for n in res.notes)
+
+
+def _category_by_hand(col: pd.Series, most=None):
+    """A frame column's token per row (per element of a list column) when it is a category
+    column, else None, computed cell by cell: text dtype, its distinct tokens text by the
+    profile's type, fewer than 0.9 of the rows holding one, at most ``most`` of them."""
+    from lakejoin_jupyter.indexing.profile import tokens_type
+    from lakejoin_jupyter.lake.normalize import normalize_value
+    if not (col.dtype == object or isinstance(col.dtype, (pd.StringDtype, pd.CategoricalDtype))):
+        return None
+    cells = col.tolist()
+    lists = all(isinstance(v, list) or v is None for v in cells) and \
+        any(isinstance(v, list) for v in cells)
+    tokens = [normalize_value(e) for v in cells if isinstance(v, list) for e in v] if lists \
+        else [normalize_value(v) for v in cells]
+    held = [t for t in tokens if t is not None]
+    n = len(set(held))
+    if 0 < n < 0.9 * len(held) and (most is None or n <= most) \
+            and tokens_type(sorted(set(held))) == "string":
+        return tokens
+    return None
+
+
+def test_one_category_rule_for_partners_and_pairing():
+    """``frame_category`` (the rule of frame_partners and of the frame pairing) against the
+    rule computed cell by cell, on random columns: texts with case and space variants
+    (unique as written yet a category once normalized), mixed cells (1, True, "1", 2.0),
+    integers, lists, categorical and string dtypes, and columns of hundreds of texts; the
+    pairing's categories (cached per text column: a frame read again, or changed in place
+    since) are the same columns but lists (one frame value per row)."""
+    import types
+    from lakejoin_jupyter.engine import Engine, frame_category
+    rng = np.random.default_rng(26)
+    pools = {"text": ["tcp", "udp", "TCP", " tcp ", "quic", None, "x1", "A", "a"],
+             "mixed": ["a", "b", 1, True, "1", None, 2.0, "c"], "ints": [1, 2, 3, 4, None],
+             "lists": [["a", "b"], ["b"], [], None, ["A"]], "variants": ["p", "P", " p", "q"],
+             # enough distinct texts to be normalized at once (Arrow), with case variants
+             "many": [f"{w}{i}" for i in range(160) for w in ("Name ", "name", "NAME  ")],
+             "ids": [f"ID-{i}" for i in range(3000)]}
+    seen = set()
+    engine = Engine.__new__(Engine)       # the pairing's categories, cached per text column
+
+    def read(frame):
+        q = types.SimpleNamespace(whole=frame, n_columns=1, spark=False, n_rows=len(frame),
+                                  columns=("port",), cache={})
+        return {name: [None if c < 0 else toks[c] for c in cells]
+                for name, cells, toks in engine._frame_categories(q)}
+
+    for it in range(400):
+        n = int(rng.integers(3, 40)) if it % 10 else int(rng.integers(300, 700))
+        df = pd.DataFrame({"port": rng.choice([5000, 5001, 5002, None], n).tolist()})
+        for j, kind in enumerate(rng.choice(list(pools), 3)):
+            pool = pools[kind]
+            s = pd.Series([pool[i] for i in rng.integers(0, len(pool), n)], dtype=object)
+            if kind == "text":
+                s = s.astype(["object", "category", "string"][int(rng.integers(0, 3))])
+            df[f"c{j}"] = s
+        if it % 3:                 # read before: again as it was, or changed in place since
+            read(df)
+            col = df.columns[int(rng.integers(1, 4))]
+            if it % 3 == 2 and df[col].dtype == object and len(df) > 1 and \
+                    not any(isinstance(v, list) for v in df[col]):
+                df.loc[0, col], df.loc[1, col] = df.loc[1, col], "P"
+        pairing = read(df)
+        for c in df.columns[1:]:
+            most = int(rng.integers(1, 8))
+            for bound in (None, most):
+                want = _category_by_hand(df[c], bound)
+                got = frame_category(df[c], bound)
+                if got is not None:
+                    rows, distinct = got
+                    codes = rows[1] if isinstance(rows, tuple) else rows
+                    got = [None if k < 0 else distinct[k] for k in codes]
+                assert got == want, (c, bound, df[c].tolist())
+                seen.add((want is None, bound is None))
+            lists = any(isinstance(v, list) for v in df[c].tolist())
+            want = None if lists else _category_by_hand(df[c])
+            assert pairing.get(c) == want, (c, df[c].tolist())
+    assert seen == {(True, True), (True, False), (False, True), (False, False)}

@@ -134,6 +134,21 @@ def test_query_kind_reads_the_query_as_a_lake_column(tokens, rows, kind):
     assert got == kind and (warning is not None) == (kind in ("year-like", "number", "category"))
 
 
+def test_years_joined_to_years_rank_above_a_rarer_coincidence():
+    """Hand-checked (newuser16 D11): the query year 2007 matches 9 departure times (HHMM,
+    read as a number) and the year column of a panel, 142 rows per year, both on every query
+    row. Divided by the fan-out, the times won: 0.2 / (1 + log2 9) = 0.048 against
+    0.2 / (1 + log2 142) = 0.0245. Years to years are not divided: 0.2."""
+    u = preview.usefulness
+    times = u(1.0, 9.0, "number", "year-like")
+    years = u(1.0, 142.0, "year-like", "year-like")
+    assert times == pytest.approx(0.2 / (1 + np.log2(9))) and years == pytest.approx(0.2)
+    assert years > times
+    assert u(0.5, 142.0, "year-like", "year-like") == pytest.approx(0.1)   # coverage still counts
+    # a year-like lake column of a query of another kind keeps the division
+    assert u(1.0, 4.0, "year-like", "number") == pytest.approx(0.2 / 3)
+
+
 def test_usefulness_takes_the_weaker_side_of_the_key():
     """A year-valued query matching a few values of a count column is a coincidence even
     though the lake side alone looks like a number (weight 0.3 > year-like 0.2): the

@@ -366,3 +366,63 @@ def test_a_one_column_cut_is_its_table_in_union_search_and_a_key_list_in_join_se
         assert not any(h.is_query_table for h in union[:-1])
     one = teams.head(1)[["abbreviation"]]
     assert _marked(engine, one, keys=["abbreviation"]) == set() == _marked(engine, one)
+
+
+def _rows_held_by_hand(lake: pd.DataFrame, frame: pd.DataFrame, pairs: dict) -> bool:
+    """rows_held cell by cell: each cell's text normalized alone (a float column's cells
+    read as numbers, to 12 significant digits), the frame's row tuples looked up in the
+    set of the lake's."""
+    from lakejoin_jupyter.index.union_profile import cell_text
+    from lakejoin_jupyter.lake.normalize import normalize_text
+
+    def token(cell, floats: bool, lake_side: bool):
+        if floats:
+            if lake_side:
+                cell = None if cell is None else normalize_text(str(cell))
+            x = pd.to_numeric(pd.Series([cell], dtype=object), errors="coerce")[0]
+            return None if pd.isna(x) else f"{float(x) + 0.0:.12g}"   # -0.0: the index's 0
+        text = cell_text(cell)
+        return None if text is None else normalize_text(text)
+
+    columns = [(frame[m], lake[t], frame[m].dtype.kind == "f") for m, t in pairs.items()]
+    if len(columns) < 2:
+        return True
+    theirs = {tuple(token(c[1][i], c[2], True) for c in columns) for i in range(len(lake))}
+    return all(tuple(token(c[0][i], c[2], False) for c in columns) in theirs
+               for i in range(len(frame)))
+
+
+def test_rows_held_normalizes_at_once_as_cell_by_cell():
+    """engine.rows_held (the own table's row check) against the check cell by cell on random
+    tables: texts with case, space and number-format variants (a few, or hundreds), integers,
+    floats read back from text (0.1 + 0.2, 1e20), nulls and blanks; the frame's rows drawn
+    from the lake's (True) with some cells changed (mostly False)."""
+    from lakejoin_jupyter.engine import rows_held
+    rng = np.random.default_rng(26)
+    texts = ["North", "north ", " NORTH", "Côte d'Ivoire", "cote d'ivoire", "007", "7", "7.0",
+             "", " ", None, "n/a", "2001-01-01", "2001-1-1", "x"]
+    floats = ["0.30000000000000004", "0.3", "1e20", "100000000000000000000", "2.50", "-0",
+              None, "abc", "12.0000000000001"]
+    many = texts + [f"{w} {i}" for i in range(200) for w in ("Item", "ITEM ", "item")]
+    answers = set()
+    for it in range(120):        # every 20th: hundreds of distinct texts, normalized at once
+        n = int(rng.integers(1, 25)) if it % 20 else 900
+        lake = pd.DataFrame({"a": rng.choice(many if n > 25 else texts, n).tolist(),
+                             "b": rng.choice(floats, n).tolist(),
+                             "c": rng.choice(texts[:10], n).tolist()})
+        picked = lake.iloc[rng.integers(0, n, int(rng.integers(1, 12)))].reset_index(drop=True)
+        frame = pd.DataFrame({"a": picked["a"].map(lambda t: t.upper() if isinstance(t, str)
+                                                   and rng.random() < .3 else t),
+                              "b": pd.to_numeric(picked["b"], errors="coerce"),
+                              "c": picked["c"].astype(object)})
+        if rng.random() < .3:                        # a typed integer column
+            frame["c"] = rng.integers(0, 8, len(frame))
+        if rng.random() < .4:                        # a cell of another row
+            j = int(rng.integers(0, 3))
+            frame.iloc[0, j] = frame.iloc[-1, j]
+        for pairs in ({"a": "a", "b": "b"}, {"a": "a", "c": "c"}, {"a": "a", "b": "b", "c": "c"},
+                      {"b": "c", "c": "a"}):
+            want = _rows_held_by_hand(lake, frame, pairs)
+            assert rows_held(lake, frame, pairs) == want, (lake, frame, pairs)
+            answers.add(want)
+    assert answers == {True, False}

@@ -294,11 +294,15 @@ def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | 
     (``COINCIDENTAL_KINDS``), never to it: at equal coverage, a join to aggregate ranks
     above a coincidental one. A transformation's ``query_ratio`` (distinct query values per
     key its program makes) multiplies the fan-out: a program merging 14 dates onto each day
-    number pairs each lake row with 14 query values, as a fan-out of 14 would."""
+    number pairs each lake row with 14 query values, as a fan-out of 14 would. Years joined
+    to years (both sides year-like) are not divided by the fan-out: yearly data holds many
+    rows per year, and dividing would rank the rarest coincidence first (an HHMM time)."""
     cover = row_coverage or 0.0
     fan = max(key_ratio or 1.0, 1.0) * max(query_ratio or 1.0, 1.0)
     weight = KIND_WEIGHT.get(kind, 0.5)
     if query_kind is not None:
         weight = min(weight, KIND_WEIGHT.get(query_kind, 0.5))
+    if kind == query_kind == "year-like":
+        return cover * weight        # years joined to years: many rows per year is their shape
     floor = COINCIDENCE_WEIGHT if weight > COINCIDENCE_WEIGHT else 0.0
     return cover * (floor + (weight - floor) / (1.0 + math.log2(fan)))
