@@ -1,19 +1,7 @@
 """Auto-Join on the autojoin benchmark: precision, recall and F1 of the joined row pairs.
 
     python bench/autojoin_eval.py path/to/autojoin-benchmark bench/data/autojoin-extra \
-        bench/data/autojoin-fresh bench/data/autojoin-fresh2 bench/data/autojoin-fresh3 \
-        bench/data/autojoin-fresh4 bench/data/autojoin-fresh5 bench/data/autojoin-fresh6 \
-        bench/data/autojoin-fresh7 bench/data/autojoin-fresh8 bench/data/autojoin-fresh9 \
-        bench/data/autojoin-fresh10 bench/data/autojoin-fresh11 bench/data/autojoin-fresh12 \
-        bench/data/autojoin-fresh13 bench/data/autojoin-fresh14 bench/data/autojoin-fresh15 \
-        bench/data/autojoin-fresh16 bench/data/autojoin-fresh17 bench/data/autojoin-fresh18 \
-        bench/data/autojoin-fresh19 bench/data/autojoin-fresh20 bench/data/autojoin-fresh21 \
-        bench/data/autojoin-fresh22 bench/data/autojoin-fresh23 bench/data/autojoin-fresh24 \
-        bench/data/autojoin-fresh25 bench/data/autojoin-fresh26 bench/data/autojoin-fresh27 \
-        bench/data/autojoin-fresh28 bench/data/autojoin-fresh29 bench/data/autojoin-fresh30 \
-        bench/data/autojoin-fresh31 bench/data/autojoin-fresh32 bench/data/autojoin-fresh33 \
-        bench/data/autojoin-fresh34 bench/data/autojoin-fresh35 bench/data/autojoin-fresh36 \
-        bench/data/autojoin-fresh37 \
+        bench/data/autojoin-fresh bench/data/autojoin-fresh{2..37} \
         [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh37|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
@@ -21,166 +9,11 @@
 Every folder given is a benchmark (one sub-folder per case). Cases are split into
 development (tuned on) and validation (never tuned on) by :func:`split_of`, fixed before
 any tuning: the thesis benchmark's cases by a hash of the case name (a third to
-validation), the cases made by bench/autojoin_make_cases.py by the list ``DEV_EXTRA``
-(four cases, one per failure kind, for development, and congress_state_codes, added in
-round 3 for short values; the other twelve are validation).
-A third split, "fresh" validation (``FRESH_CASES``, bench/data/autojoin-fresh), holds nine
-cases made from tables no other case uses, fixed and committed before the short-value
-change of round 3 was run on them. A fourth, "fresh2" (``FRESH2_CASES``,
-bench/data/autojoin-fresh2), holds eight cases from yet other tables, committed in round 4
-before any learner change of that round (the fresh cases' failures were known by then).
-A fifth, "fresh3" (``FRESH3_CASES``, bench/data/autojoin-fresh3), holds eight cases from
-tables no other case uses, committed in round 5 before any learner change of that round.
-A sixth, "fresh4" (``FRESH4_CASES``, bench/data/autojoin-fresh4), holds ten cases from
-tables no other case uses, committed in round 6 before the learner was run on them.
-A seventh, "fresh5" (``FRESH5_CASES``, bench/data/autojoin-fresh5), holds eleven cases from
-tables no other case uses, admitted by criteria written before they were picked (see
-bench/autojoin_make_cases.py) and committed in round 7 before the learner was run on them.
-An eighth, "fresh6" (``FRESH6_CASES``, bench/data/autojoin-fresh6), holds twelve cases from
-tables no other case uses, admitted by criteria written before they were picked and committed
-before the learner was run on them (bench/results/autojoin_fresh6_cases.md).
-A ninth, "fresh7" (``FRESH7_CASES``, bench/data/autojoin-fresh7), holds ten cases from the
-last tables no other case uses, made the same way, run clean once and tuned on since
-round 10 (bench/results/autojoin_fresh7_cases.md).
-A tenth, "fresh8" (``FRESH8_CASES``, bench/data/autojoin-fresh8), holds twelve cases from
-tables outside the lake (shipped in pip packages and Python's standard library), made the
-same way, run clean with the learners of rounds 9 and 10 and tuned on since round 11
-(bench/results/autojoin_fresh8_cases.md).
-An eleventh, "fresh9" (``FRESH9_CASES``, bench/data/autojoin-fresh9), holds eleven cases
-from yet other sources (pip packages, the standard library and Debian's data files that no
-earlier set read), made the same way, run clean with the learners of rounds 10 and 11
-and tuned on since round 12 (bench/results/autojoin_fresh9_cases.md).
-A twelfth, "fresh10" (``FRESH10_CASES``, bench/data/autojoin-fresh10), holds twelve cases from
-sources no earlier set read (pip packages, the standard library and Debian's data files),
-made the same way and committed before any learner ran on them, run clean with the
-round-12 learner and tuned on since round 14 (bench/results/autojoin_fresh10_cases.md).
-A thirteenth, "fresh11" (``FRESH11_CASES``, bench/data/autojoin-fresh11), holds nine cases
-from sources no earlier set read (pip packages, the standard library and Debian's data
-files), made the same way and committed before any learner ran on them, run clean with
-the learners of rounds 13 and 14 and tuned on since round 15 (bench/results/autojoin_fresh11_cases.md).
-A fourteenth, "fresh12" (``FRESH12_CASES``, bench/data/autojoin-fresh12), holds nine cases
-from sources no earlier set's pool held (pip packages and Debian's data files), made the
-same way and committed before any learner ran on them, run clean with the round-14 learner
-and tuned on since round 15 (bench/results/autojoin_fresh12_cases.md).
-A fifteenth, "fresh13" (``FRESH13_CASES``, bench/data/autojoin-fresh13), holds eight cases
-from sources no earlier set's pool held (pip packages, the standard library and Debian
-packages' data files), made the same way and committed before any learner ran on them, run
-clean with the learners of rounds 14 and 15 and tuned on since round 16
-(bench/results/autojoin_fresh13_cases.md).
-A sixteenth, "fresh14" (``FRESH14_CASES``, bench/data/autojoin-fresh14), holds eight cases
-from sources no earlier set's pool held (pip packages, the standard library and Debian
-packages' data files), made the same way and committed before any learner ran on them, run
-clean with the learners of rounds 14, 15 and 16 and never tuned on
-(bench/results/autojoin_fresh14_cases.md).
-A seventeenth, "fresh15" (``FRESH15_CASES``, bench/data/autojoin-fresh15), holds six cases
-from sources no earlier set's pool held (pip packages, the standard library and Debian
-packages' data files), made the same way and committed before any learner ran on them, never
-run and never tuned on (bench/results/autojoin_fresh15_cases.md).
-An eighteenth, "fresh16" (``FRESH16_CASES``, bench/data/autojoin-fresh16), holds eight cases
-from sources no earlier set's pool held (pip packages and Debian packages' data files), made
-the same way and committed before any learner ran on them, never run and never tuned on
-(bench/results/autojoin_fresh16_cases.md).
-A nineteenth, "fresh17" (``FRESH17_CASES``, bench/data/autojoin-fresh17), holds eight cases
-from sources no earlier set's pool held (pip packages and Debian packages' files), made the
-same way and committed before any learner ran on them, run clean with the learners of rounds
-16 and 17 and tuned on since round 18 (bench/results/autojoin_fresh17_cases.md).
-A twentieth, "fresh18" (``FRESH18_CASES``, bench/data/autojoin-fresh18), holds eight cases
-from sources no earlier set's pool held (pip packages and Debian packages' files), made the
-same way and committed before any learner ran on them, run clean with the learners of rounds
-17 and 18 and tuned on since round 19 (bench/results/autojoin_fresh18_cases.md).
-A twenty-first, "fresh19" (``FRESH19_CASES``, bench/data/autojoin-fresh19), holds eight cases
-from sources no earlier set's pool held (pip packages and Debian packages' files), made the
-same way and committed before any learner ran on them, never run and never tuned on
-(bench/results/autojoin_fresh19_cases.md).
-A twenty-second, "fresh20" (``FRESH20_CASES``, bench/data/autojoin-fresh20), holds eight
-cases from sources no earlier set's pool held (Debian packages' files), made the same way and
-committed before any learner ran on them, never run and never tuned on
-(bench/results/autojoin_fresh20_cases.md).
-A twenty-third, "fresh21" (``FRESH21_CASES``, bench/data/autojoin-fresh21), holds eight
-cases from sources no earlier set's pool held (Debian packages' files and attrs), made the
-same way and committed before any learner ran on them, never run and never tuned on
-(bench/results/autojoin_fresh21_cases.md).
-A twenty-fourth, "fresh22" (``FRESH22_CASES``, bench/data/autojoin-fresh22), holds seven
-cases from sources no earlier set's pool held (Debian packages' files, mmh3 and poplib), made
-the same way and committed before any learner ran on them, never run and never tuned on
-(bench/results/autojoin_fresh22_cases.md).
-A twenty-fifth, "fresh23" (``FRESH23_CASES``, bench/data/autojoin-fresh23), holds six cases
-from sources no earlier set's pool held (pip packages of the venv and the standard library's
-hashlib and importlib), made the same way and committed before any learner ran on them, run
-clean with the round-20 learner and tuned on since round 21 (bench/results/autojoin_fresh23_cases.md).
-A twenty-sixth, "fresh24" (``FRESH24_CASES``, bench/data/autojoin-fresh24), holds eight cases from
-sources no earlier set's pool held (Debian packages' files and the standard library's urllib),
-made the same way and committed before any learner ran on them, run clean with the round-20
-learner and tuned on since round 21 (bench/results/autojoin_fresh24_cases.md).
-A twenty-seventh, "fresh25" (``FRESH25_CASES``, bench/data/autojoin-fresh25), holds seven cases
-from sources no earlier set's pool held (Debian packages' files: appstream, dmsetup, fakeroot,
-ucf and zutty), made the same way and committed before any learner ran on them, run clean with
-the round-21 learner and tuned on since round 22 (bench/results/autojoin_fresh25_cases.md).
-A twenty-eighth, "fresh26" (``FRESH26_CASES``, bench/data/autojoin-fresh26), holds seven cases
-from sources no earlier set's pool held (pip packages of the venv and the standard library's
-modules n to z: anywidget, jupyter_builder, rpds-py, numbers, pkgutil, tomllib and trace), made
-the same way and committed before any learner ran on them, run clean with the round-21 learner
-and tuned on since round 22 (bench/results/autojoin_fresh26_cases.md).
-A twenty-ninth, "fresh27" (``FRESH27_CASES``, bench/data/autojoin-fresh27), holds eight cases
-from the shared lake's tables that no earlier set used (most-common-name, college-majors,
-gop-delegate-benchmarks-2024's previous targets, impeachment-polls, mlb-allstar-teams,
-murder_2016, nba-raptor and next-bechdel), made the same way and committed before any learner
-ran on them, run clean with the round-21 learner and tuned on since round 22
-(bench/results/autojoin_fresh27_cases.md).
-A thirtieth, "fresh28" (``FRESH28_CASES``, bench/data/autojoin-fresh28), holds eight cases from
-Debian packages that no earlier set's pool held (build-essential, chromium, notification-daemon,
-osslsigncode, ssl-cert, sysvinit-utils and x11-xserver-utils), made the same way and committed
-before any learner ran on them, never run and never tuned on (bench/results/autojoin_fresh28_cases.md).
-A thirty-first, "fresh29" (``FRESH29_CASES``, bench/data/autojoin-fresh29), holds six cases from
-Debian lib* packages that no earlier set's pool held (libdebuginfod-common, libedit2,
-libgdk-pixbuf2.0-bin, libpulse0, libxcomposite-dev and libxext-dev), made the same way and
-committed before any learner ran on them, never run and never tuned on
-(bench/results/autojoin_fresh29_cases.md).
-A thirty-second, "fresh30" (``FRESH30_CASES``, bench/data/autojoin-fresh30), holds six cases from
-Debian lib* packages that fresh29's pool set aside and no earlier set read (libabsl20220623,
-libacl1, libaom3, libapparmor1 and libarchive13), made the same way and committed before any
-learner ran on them (bench/results/autojoin_fresh30_cases.md); run once clean (round 24),
-tuned on since round 26.
-A thirty-third, "fresh31" (``FRESH31_CASES``, bench/data/autojoin-fresh31), holds five cases from
-the Debian packages not named lib* that no earlier set named or read (jq, python3-cups,
-python3-distro and python3-wheel), made the same way and committed before any learner ran on
-them (bench/results/autojoin_fresh31_cases.md); run once clean (round 26), development since.
-A thirty-fourth, "fresh32" (``FRESH32_CASES``, bench/data/autojoin-fresh32), holds eight cases
-from npm packages that list data and that no earlier set named or read (@huggingface/tasks,
-@netlify/plugins-list, binary-extensions, confusing-browser-globals, conventional-commit-types,
-css-functions-list and cssdb, at pinned versions), made the same way and committed before any
-learner ran on them (bench/results/autojoin_fresh32_cases.md); run once clean (round 27),
-development since.
-A thirty-fifth, "fresh33" (``FRESH33_CASES``, bench/data/autojoin-fresh33), holds eight cases
-from npm and PyPI packages that map or tabulate data and that no earlier set named or read
-(@cspell/dict-fullstack, interpret, irregular-plurals, cloudcheck, courts-db, mendeleev,
-periodictable and snappy-manifolds, at pinned versions), made the same way and committed
-before any learner ran on them (bench/results/autojoin_fresh33_cases.md); run once clean
-(round 29), development since.
-A thirty-sixth, "fresh34" (``FRESH34_CASES``, bench/data/autojoin-fresh34), holds eight cases
-from Debian packages not installed here whose short description calls them a database, table
-or list of something and that no earlier set named or read (dict-wn, facterdb,
-logcheck-database, node-reserved, phpunit-resource-operations, wordnet-base and
-wordnet-sense-index, at pinned versions), made the same way and committed before any learner
-ran on them (bench/results/autojoin_fresh34_cases.md); run once clean (round 31), development
-since.
-A thirty-seventh, "fresh35" (``FRESH35_CASES``, bench/data/autojoin-fresh35), holds eight cases
-from Debian's science data packages (section "science", a name ending in -data, -database or
--db) that no earlier set named or read (augustus-data, chemical-structures-data,
-chip-seq-data, gbrowse-data, gdal-data, kstars-data, libeccodes-data and stellarium-data, at
-pinned versions), made the same way and committed before any learner ran on them
-(bench/results/autojoin_fresh35_cases.md); run once clean (main at c0f13e8), development since.
-A thirty-eighth, "fresh36" (``FRESH36_CASES``, bench/data/autojoin-fresh36), holds eight cases
-from Debian's electronics and hamradio packages of architecture "all" that no earlier set
-named or read (chirp, cqrlog-data, fccexam, gputils-common, kicad-footprints, kicad-symbols
-and pcb-rnd-doc, at pinned versions), five of them real pairs, made the same way and
-committed before any learner ran on them (bench/results/autojoin_fresh36_cases.md); run once
-clean (main at 1802b30), development since.
-A thirty-ninth, "fresh37" (``FRESH37_CASES``, bench/data/autojoin-fresh37), holds eight cases
-from Debian's GAP, Octave and PARI/GP packages of section "math" and architecture "all" that no
-earlier set named or read (gap-character-tables, gap-table-of-marks, gap-transgrp, the
-octave-* packages and pari-galpol, at pinned versions), four of them real pairs, made the same
-way and committed before any learner ran on them (bench/results/autojoin_fresh37_cases.md).
+validation), the cases made by bench/autojoin_make_cases.py by the list ``DEV_EXTRA``, and
+each fresh set (``FRESH_CASES``, ``FRESH2_CASES`` ... ``FRESH37_CASES``, one folder
+bench/data/autojoin-fresh* each) whole: built blind and committed before any learner ran on
+it, run once clean, development afterwards. bench/results/autojoin_splits.md tells each
+split's history (its source pool, the round that ran it clean, when it became development).
 
 Each case folder holds source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells). Auto-Join runs with no
