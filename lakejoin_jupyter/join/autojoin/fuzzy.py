@@ -98,6 +98,16 @@ def _tokenized(derived: list, keys: list, tokenizer: str, cache: dict | None):
     return hit
 
 
+def _set_distance(kind: str, inter, x, y):
+    """The token-set distance of sets of sizes ``x`` and ``y`` sharing ``inter`` tokens
+    (arrays, broadcast): Jaccard, cosine or Dice."""
+    if kind == "jaccard":
+        return 1.0 - inter / (x + y - inter)
+    if kind == "cosine":
+        return 1.0 - inter / np.sqrt(x * y)
+    return 1.0 - 2.0 * inter / (x + y)
+
+
 def candidate_pairs(derived: list, keys: list, tokenizer: str, kind: str,
                     max_distance: float, max_pairs: int | None = None,
                     cache: dict | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -150,13 +160,7 @@ def candidate_pairs(derived: list, keys: list, tokenizer: str, kind: str,
     inter = np.concatenate([np.asarray(C[ci[a:a + _CHUNK]].multiply(K[ki[a:a + _CHUNK]])
                                        .sum(axis=1)).ravel()
                             for a in range(0, len(ci), _CHUNK)])
-    x, y = nc[ci], nk[ki]
-    if kind == "jaccard":
-        dist = 1.0 - inter / (x + y - inter)
-    elif kind == "cosine":
-        dist = 1.0 - inter / np.sqrt(x * y)
-    else:
-        dist = 1.0 - 2.0 * inter / (x + y)
+    dist = _set_distance(kind, inter, nc[ci], nk[ki])
     dist[same[ci] == ki] = 0.0
     keep = dist <= max_distance + 1e-12
     return ci[keep], ki[keep], dist[keep]
@@ -248,13 +252,7 @@ def nearest_keys(derived: list, keys: list, tokenizer: str, kind: str, k: int = 
     ties = np.zeros(len(derived), dtype=np.int64)
     for a in range(0, len(derived), chunk):
         inter = (C[a:a + chunk] @ kt).toarray()
-        x, y = nc[a:a + chunk, None], nk[None, :]
-        if kind == "jaccard":
-            d = 1.0 - inter / (x + y - inter)
-        elif kind == "cosine":
-            d = 1.0 - inter / np.sqrt(x * y)
-        else:
-            d = 1.0 - 2.0 * inter / (x + y)
+        d = _set_distance(kind, inter, nc[a:a + chunk, None], nk[None, :])
         part = np.sort(np.partition(d, k - 1, axis=1)[:, :k], axis=1) if k < d.shape[1] \
             else np.sort(d, axis=1)
         near[a:a + chunk, :part.shape[1]] = part
