@@ -506,14 +506,13 @@ class AutoJoin(Joinable):
     def explain(self) -> str:
         if not self.found:
             return self.message
-        pct = self.coverage / self.target_keys if self.target_keys else 0.0
         n_source = len(self.source_frame) if self.source_frame is not None else 0
         lines = [f"Transformation from the {self.source_name} table:",
                  f"    {self.program.describe()}",
                  f"equals {self.target_column!r} of the {self.target_name} table"
                  + (f" after {self.target_program.describe()}" if self.target_program else "") + ".",
-                 f"It joins {self.coverage} of {self.target_keys} distinct keys ({pct:.0%}) "
-                 f"and {self.joined_rows} {self.source_name} row(s) by equality"
+                 f"It joins {self.keys_text()} and {self.joined_rows} {self.source_name} row(s) "
+                 f"by equality"
                  + (f" ({self.joined_rows / n_source:.0%} of its {n_source:,})"
                     if n_source else "") + "."]
         folded = self.folded_note()
