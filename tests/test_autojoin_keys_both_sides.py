@@ -75,3 +75,17 @@ def test_explain_counts_the_keys_as_the_repr_does():
     said = "It joins 10 of the 10 keys of pl, 10 of the 40 of nba/players_lastfirst and 10 "
     assert said in aj.explain(), aj.explain()
     assert "distinct keys" not in aj.explain()
+
+
+def test_a_spark_query_autojoin_saved_and_loaded_writes_the_same_pyspark_code():
+    """The flag that the query was a Spark frame survives to_json/from_json: the reloaded
+    Auto-Join writes the same (PySpark) code; one of a pandas query stays pandas."""
+    q = pd.DataFrame({"first_name": FIRST[3:13], "last_name": LAST[3:13]})
+    for spark in (True, False):
+        aj = lj.autojoin(q, ["first_name", "last_name"], LAKE_LASTFIRST, "player", fuzzy=False)
+        aj.spark_query = spark
+        code = aj.code("pl", "out", other="lake")
+        assert ("(PySpark;" in code.splitlines()[0]) == spark, code
+        again = AutoJoin.from_json(aj.to_json(), left=q, right=LAKE_LASTFIRST)
+        assert again.spark_query == spark
+        assert again.code("pl", "out", other="lake") == code

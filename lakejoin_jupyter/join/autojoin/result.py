@@ -605,7 +605,7 @@ class AutoJoin(Joinable):
                 "target_keys": self.target_keys, "joined_rows": self.joined_rows,
                 "estimated_precision": self.estimated_precision,
                 "precision_basis": self.precision_basis, "fuzzy": fz, "alternatives": [list(a) for a in self.alternatives],
-                "how": self.how}
+                "how": self.how, "spark_query": bool(self.spark_query)}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, default=_plain)
@@ -650,6 +650,9 @@ class AutoJoin(Joinable):
                    precision_basis="chance" if d.get("precision_basis") == "chance" else None)
         if d.get("how") in ("left", "inner"):
             out.how = d["how"]
+        if not isinstance(d.get("spark_query", False), bool):
+            raise ProgramFormatError("field 'spark_query' must be true or false")
+        out.spark_query = d.get("spark_query", False)
         return out
 
 
