@@ -55,13 +55,14 @@ function cell(column, row) {
     const cut = column.ellipsis === "middle" ? text.lastIndexOf("/", text.length - 2) : -1;
     if (cut > 0) {
       td.classList.add("lakejoin-middle-cell");
-      td.appendChild(middle(text.slice(0, cut + 1), text.slice(cut + 1)));
+      td.appendChild(middle(text.slice(0, cut), text.slice(cut + 1)));
     } else td.textContent = text;
   }
   return td;
 }
 
 // A path cut in the middle ("refer…/country-codes"): its folders give up their width first,
+// the "/" before the last part always shown, as formats.py::clip's "…/" ("w…/world_dev…"),
 // the last part (what tells two tables apart) only once they are down to an ellipsis, and
 // then in its own middle (cutTails). The
 // column asks for the width of its longest last part (--lakejoin-tail, measured once the
@@ -69,7 +70,8 @@ function cell(column, row) {
 function middle(head, tail) {
   const box = document.createElement("span");
   box.className = "lakejoin-middle";
-  for (const [cls, text] of [["lakejoin-middle-head", head], ["lakejoin-middle-tail", tail]]) {
+  for (const [cls, text] of [["lakejoin-middle-head", head], ["lakejoin-middle-sep", "/"],
+                             ["lakejoin-middle-tail", tail]]) {
     const part = document.createElement("span");
     part.className = cls;
     part.textContent = text;

@@ -62,3 +62,30 @@ def test_learned_join_of_a_complete_query_reads_complete():
     assert len(aj.join(q)) == 10
     said = re.search(r"joins (\d+) of the (\d+) keys of .*, (\d+) of the (\d+) of ", repr(aj))
     assert said and said.groups() == ("10", "10", "10", "40"), repr(aj)
+
+
+def test_explain_counts_the_keys_as_the_repr_does():
+    """explain() says the keys joined of both tables, the query first, as the repr does:
+    10 of the query's 10 keys, 10 of the lake's 40 (not "10 of 40 distinct keys")."""
+    q = pd.DataFrame({"first": FIRST[:10], "last": LAST[:10]})
+    program = Program((Column("last"), Constant(", "), Column("first")))
+    aj = AutoJoin(found=True, message="", left=q, right=LAKE_LASTFIRST, left_name="pl",
+                  right_name="nba/players_lastfirst", source="left", program=program,
+                  source_column="last", target_column="player").with_right(LAKE_LASTFIRST)
+    said = "It joins 10 of the 10 keys of pl, 10 of the 40 of nba/players_lastfirst and 10 "
+    assert said in aj.explain(), aj.explain()
+    assert "distinct keys" not in aj.explain()
+
+
+def test_a_spark_query_autojoin_saved_and_loaded_writes_the_same_pyspark_code():
+    """The flag that the query was a Spark frame survives to_json/from_json: the reloaded
+    Auto-Join writes the same (PySpark) code; one of a pandas query stays pandas."""
+    q = pd.DataFrame({"first_name": FIRST[3:13], "last_name": LAST[3:13]})
+    for spark in (True, False):
+        aj = lj.autojoin(q, ["first_name", "last_name"], LAKE_LASTFIRST, "player", fuzzy=False)
+        aj.spark_query = spark
+        code = aj.code("pl", "out", other="lake")
+        assert ("(PySpark;" in code.splitlines()[0]) == spark, code
+        again = AutoJoin.from_json(aj.to_json(), left=q, right=LAKE_LASTFIRST)
+        assert again.spark_query == spark
+        assert again.code("pl", "out", other="lake") == code

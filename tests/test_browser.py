@@ -1432,6 +1432,13 @@ LONG_TAILS_JS = """() => [...document.querySelectorAll(
     const td = tr.querySelector('td.lakejoin-shrink').getBoundingClientRect();
     return {full: tr.querySelector('td.lakejoin-shrink').title,
             tail: tail ? tail.textContent : null,
+            sep: (() => {           // the "/" before the last part: shown whole, before it
+                const s = tr.querySelector('.lakejoin-middle-sep');
+                if (!s) return null;
+                const b = s.getBoundingClientRect();
+                return {text: s.textContent, whole: b.width > 0 && s.scrollWidth <= s.clientWidth,
+                        before: b.right <= r.left + 1 && b.left >= td.left - 1};
+            })(),
             fits: Boolean(tail) && tail.scrollWidth <= tail.clientWidth + 1 && r.right <= td.right + 1};
 })"""
 
@@ -1440,7 +1447,8 @@ LONG_TAILS_JS = """() => [...document.querySelectorAll(
 def test_a_long_last_part_is_cut_in_its_middle(lab, browser, ui, width):
     """newuser17 D10: a table's last part too long for its column is cut in its middle, as
     the CLI cuts it (formats.py::clip): its start and its end shown, so two tables whose
-    names differ only at their end are told apart; the shown text fits its cell."""
+    names differ only at their end are told apart; the shown text fits its cell; the "/"
+    before the last part stays in view after the cut folders ("w…/", clip's "…/")."""
     name = f"long-names-{ui}.ipynb"
     cells = ["%load_ext lakejoin_jupyter\n" + LONG_LAKE,
              "%lakejoin index long_lake --out long.index --overwrite --quiet\n"
@@ -1462,6 +1470,7 @@ def test_a_long_last_part_is_cut_in_its_middle(lab, browser, ui, width):
         last = r["full"].rsplit("/", 1)[1]
         start, cut, end = r["tail"].partition("\u2026")
         assert r["fits"] and cut and last.startswith(start) and last.endswith(end), r
+        assert r["sep"] == {"text": "/", "whole": True, "before": True}, r  # "w…/", as clip
         assert len(end) >= 3 and len(end) <= len(start) <= len(end) + 1, r
     assert long[0]["tail"] != long[1]["tail"], long
     assert {r["tail"].rsplit("\u2026", 1)[1][-5:] for r in long} == {"i_cut", "01-11"}, long

@@ -506,14 +506,13 @@ class AutoJoin(Joinable):
     def explain(self) -> str:
         if not self.found:
             return self.message
-        pct = self.coverage / self.target_keys if self.target_keys else 0.0
         n_source = len(self.source_frame) if self.source_frame is not None else 0
         lines = [f"Transformation from the {self.source_name} table:",
                  f"    {self.program.describe()}",
                  f"equals {self.target_column!r} of the {self.target_name} table"
                  + (f" after {self.target_program.describe()}" if self.target_program else "") + ".",
-                 f"It joins {self.coverage} of {self.target_keys} distinct keys ({pct:.0%}) "
-                 f"and {self.joined_rows} {self.source_name} row(s) by equality"
+                 f"It joins {self.keys_text()} and {self.joined_rows} {self.source_name} row(s) "
+                 f"by equality"
                  + (f" ({self.joined_rows / n_source:.0%} of its {n_source:,})"
                     if n_source else "") + "."]
         folded = self.folded_note()
@@ -606,7 +605,7 @@ class AutoJoin(Joinable):
                 "target_keys": self.target_keys, "joined_rows": self.joined_rows,
                 "estimated_precision": self.estimated_precision,
                 "precision_basis": self.precision_basis, "fuzzy": fz, "alternatives": [list(a) for a in self.alternatives],
-                "how": self.how}
+                "how": self.how, "spark_query": bool(self.spark_query)}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, default=_plain)
@@ -651,6 +650,9 @@ class AutoJoin(Joinable):
                    precision_basis="chance" if d.get("precision_basis") == "chance" else None)
         if d.get("how") in ("left", "inner"):
             out.how = d["how"]
+        if not isinstance(d.get("spark_query", False), bool):
+            raise ProgramFormatError("field 'spark_query' must be true or false")
+        out.spark_query = d.get("spark_query", False)
         return out
 
 
