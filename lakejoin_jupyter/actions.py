@@ -345,8 +345,7 @@ def _query_keys_joined(aj, learn, column, fuzzy, frame_name, spark) -> str:
     keys = normalized_keys(learn[column]).reset_index(drop=True) if column in learn.columns \
         else None                   # distinct as the join compares them (normalized)
     if keys is None or not len(learn):
-        return (f"It joins **{aj.coverage:,}** of {aj.target_keys:,} distinct keys of "
-                f"{_code(aj.target_column)}")
+        return f"It joins {aj.keys_text()}"      # both tables' keys, the query's first
     distinct = set(keys.dropna())
     joined = {keys[i] for i in rows if keys[i] is not None}
     which = f"first {len(learn):,} rows" if spark else f"{len(learn):,} rows"

@@ -89,3 +89,16 @@ def test_a_spark_query_autojoin_saved_and_loaded_writes_the_same_pyspark_code():
         again = AutoJoin.from_json(aj.to_json(), left=q, right=LAKE_LASTFIRST)
         assert again.spark_query == spark
         assert again.code("pl", "out", other="lake") == code
+
+
+def test_the_action_summary_without_the_query_column_counts_both_tables_keys():
+    """The Find-transformation summary's fallback (the rows learned from lack the query
+    column) says the keys joined of both tables, as the repr and explain() do, not the
+    target's alone."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.actions import _query_keys_joined
+    aj = SimpleNamespace(pairs=lambda fuzzy: [], coverage=3, target_keys=40,
+                         target_column="code",
+                         keys_text=lambda: "3 of the 3 keys of q, 3 of the 40 of lake/t")
+    text = _query_keys_joined(aj, pd.DataFrame({"other": [1]}), "missing", False, "q", False)
+    assert text == "It joins 3 of the 3 keys of q, 3 of the 40 of lake/t"
