@@ -426,6 +426,8 @@ def test_the_session_notes_the_cells_that_change_a_frame():
     from lakejoin_jupyter.ui.session import Session
     shell = InteractiveShell.instance()
     session = Session()
+    events = ("pre_run_cell", "post_run_cell")
+    before = {e: list(shell.events.callbacks[e]) for e in events}
     session.watch(shell)
     try:
         shell.run_cell("import pandas as pd\nq18 = pd.DataFrame({'c': range(18)})",
@@ -445,9 +447,9 @@ def test_the_session_notes_the_cells_that_change_a_frame():
         assert session.changes_of("q18")[-1]["count"] == again
         assert session.changes_of("n") == []
     finally:
-        for event in ("pre_run_cell", "post_run_cell"):
+        for event in events:          # this session's hooks only, not the global SESSION's
             for f in list(shell.events.callbacks[event]):
-                if getattr(f, "__qualname__", "").startswith("Session.watch"):
+                if not any(f is g for g in before[event]):
                     shell.events.unregister(event, f)
         shell.user_ns.pop("q18", None)
 
