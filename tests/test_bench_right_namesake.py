@@ -10,15 +10,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import fuzzyjoin_right_namesake as rn  # noqa: E402
+from word_brute import one_deletion_close as _close  # noqa: E402
 from lakejoin_jupyter.join import fuzzy  # noqa: E402
 
-
-def _close(a: str, b: str) -> bool:
-    """Brute force: some string reached from a and from b by deleting at most one letter
-    from each."""
-    fa = {a} | {a[:i] + a[i + 1:] for i in range(len(a))}
-    fb = {b} | {b[:i] + b[i + 1:] for i in range(len(b))}
-    return bool(fa & fb)
 
 
 def _distinct_brute(a: list, b: list) -> bool:

@@ -11,15 +11,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import fuzzyjoin_sure_null as sn  # noqa: E402
+from word_brute import one_deletion_close as _close  # noqa: E402
 from lakejoin_jupyter.join import fuzzy, match_precision as mp  # noqa: E402
 
-
-def _close(a: str, b: str) -> bool:
-    """Brute force: some string reached from a and from b by deleting at most one letter
-    from each."""
-    fa = {a} | {a[:i] + a[i + 1:] for i in range(len(a))}
-    fb = {b} | {b[:i] + b[i + 1:] for i in range(len(b))}
-    return bool(fa & fb)
 
 
 def test_sure_nulls_by_brute_force():
