@@ -40,8 +40,9 @@ CHANCE_ESTIMATE = ("from the chance rate of its short codes: a wrong output meet
 
 PAIRS_ESTIMATE = ("from the row pairs it was learned on: the share of the joined rows with a "
                   "candidate partner (a value sharing a q-gram or a whole key with a target "
-                  "row) whose key is one of them; these are not independent of the learning, "
-                  "so read it as an upper bound")
+                  "row) whose key is one of them; the pairs are not independent of the "
+                  "learning, so this is a rough figure: wrong rows sharing a right value's "
+                  "pairs raise it, chance pairs of other columns lower it")
 
 
 def precision_note(aj) -> str:
