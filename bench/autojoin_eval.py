@@ -364,8 +364,7 @@ FRESH36_CASES = {
 
 # Thirty-seventh fresh validation (bench/autojoin_make_cases.py DOWNLOADS OUT --fresh37),
 # unseen: from Debian's GAP, Octave and PARI/GP packages (section math) that no earlier set
-# named or read, built apart from the learner and committed before any learner ran on them;
-# run once clean (main at 1dd00a1), development since:
+# named or read, built apart from the learner and committed before any learner ran on them:
 FRESH37_CASES = {
     "debian_octave_packages_folders", "octave_arduino_index_files", "octave_bim_index_files",
     "octave_matgeom_index_files", "ctbllib_tables_gap_calls", "tomlib_tables_gap_calls",
