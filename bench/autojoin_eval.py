@@ -506,7 +506,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh37", "fresh37 (clean for main at 1dd00a1; development since)"),
+    ("fresh37", "fresh37 validation (never tuned on)"),
     ("fresh36", "fresh36 (clean for main at 1802b30; development since)"),
     ("fresh35", "fresh35 (clean for main at c0f13e8; development since)"),
     ("fresh34", "fresh34 (clean for round 31; development since)"),
