@@ -477,7 +477,9 @@ def run_case(folder: Path, **options) -> dict:
                     "target_program": aj.target_program.describe() if aj.target_program else None,
                     "fuzzy": aj.fuzzy.describe() if aj.fuzzy else None,
                     "coverage": f"{aj.coverage}/{aj.target_keys}",
-                    "estimated_precision": getattr(aj, "estimated_precision", None)})
+                    "estimated_precision": getattr(aj, "estimated_precision", None),
+                    "precision_basis": getattr(aj, "precision_basis", None),
+                    "partial": bool(aj.stats.get("partial"))})
     else:
         out["message"] = aj.message
     return out

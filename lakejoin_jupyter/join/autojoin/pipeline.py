@@ -8,8 +8,8 @@ direction succeeds (composite.py, §4.4.3), extend the equi-join by a fuzzy join
 Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values; a
     program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
     - program sets, estimated precision (programset.py; short codes: chance.py; key parts: on
-      whole values); a failing composite set of 4 retried without each example; 2-3 adjacent
-      short columns probed joined; a row's matches in columns intersected;
+      whole values; else, and partial: row pairs, 69); a failing composite set of 4 retried
+      without each example; 2-3 adjacent short columns probed joined; column matches intersected;
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
@@ -298,12 +298,16 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                                  _checks(src, tcells, groups, best.target_column))
         if src_on and not _reads(best.program, src_on):
             best = first        # a replacement reading none of the asked columns
-        best.extra["estimated_precision"] = estimated_precision(
+        best.extra["estimated_precision"] = None if partial else estimated_precision(
             best.program, src, tcells, groups, best.target_column, best.examples)
-        if best.extra["estimated_precision"] is None:       # short codes (deviation 47)
+        if best.extra["estimated_precision"] is None and not partial:   # short codes (47)
             best.extra["estimated_precision"] = _chance_precision(best.program, src, tcells)
             if best.extra["estimated_precision"] is not None:
                 best.extra["precision_basis"] = "chance"
+        if best.extra["estimated_precision"] is None:   # the row pairs (deviation 69)
+            best.extra["estimated_precision"] = _pair_precision(best, src, tcells, groups)
+            if best.extra["estimated_precision"] is not None:
+                best.extra["precision_basis"] = "pairs"
     pairs = frozenset() if best is None else _joined_pairs(
         best.program, src, tgt, target_columns[best.target_column])
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
@@ -723,6 +727,24 @@ def _paired_rows(cand: Candidate, src: Table, tcells: list, groups: list) -> int
     """Joined source rows whose derived key is one of the row's candidate partners (step 1's
     row pairs, any score; a value's pairs hold for every row holding it): the row pairs
     confirm an N:1 program through its rows, not a digit read as a year (deviation 34)."""
+    return _row_pair_counts(cand, src, tcells, groups)[0]
+
+
+def _pair_precision(cand: Candidate, src: Table, tcells: list, groups: list) -> float | None:
+    """The estimate from the row pairs, where neither independent evidence nor the chance
+    rate gives one, and for a partial program, which was accepted on them (deviation 69):
+    of the joined rows not taught that have a candidate partner (as :func:`_paired_rows`),
+    the share whose derived key is one of them; None when no such row."""
+    agree, checked = _row_pair_counts(cand, src, tcells, groups,
+                                      {ex.source_row for ex in cand.examples})
+    return agree / checked if checked else None
+
+
+def _row_pair_counts(cand: Candidate, src: Table, tcells: list, groups: list,
+                     skip: set = frozenset()) -> tuple:
+    """(agree, checked): the joined source rows (not in ``skip``) that have a candidate
+    partner in step 1's row pairs of the program's target column (a value's pairs hold for
+    every row holding it), and those of them whose derived key is a partner."""
     partners: dict = {}
     real = set(src.columns)
     for g in groups:
@@ -736,8 +758,15 @@ def _paired_rows(cand: Candidate, src: Table, tcells: list, groups: list) -> int
     outs = cand.program.evaluate({c: src.cells(c) for c in cand.program.columns},
                                  len(src.positions))
     cells = {c: src.cells(c) for c in partners}
-    return sum(1 for i, o in enumerate(outs) if o is not None and o in keys
-               and any(o in found.get(cells[c][i], ()) for c, found in partners.items()))
+    agree = checked = 0
+    for i, o in enumerate(outs):
+        if o is None or o not in keys or i in skip:
+            continue
+        named = [found[cells[c][i]] for c, found in partners.items() if cells[c][i] in found]
+        if named:
+            checked += 1
+            agree += any(o in keys_named for keys_named in named)
+    return agree, checked
 
 
 SMALL_KEYS = 4           # a target column with at most this many keys is "small"

@@ -29,18 +29,28 @@ FORMAT_VERSION = 1
 NO_ESTIMATE = ("No estimated precision: fewer than 3 joined rows (or values) have "
                "independent evidence of their partner (a 1-to-1 match of 6+ characters or of "
                "a rare token bag), and its "
-               "keys are not short codes whose chance rate gives one, so check the examples "
-               "and the joined rows")
+               "keys are not short codes whose chance rate gives one, and no joined row "
+               "outside the examples has a candidate row pair, so check the examples and the "
+               "joined rows")
 CHANCE_ESTIMATE = ("from the chance rate of its short codes: a wrong output meets a key as "
                    "often as the outputs' characters, drawn position by position, make keys "
                    "(at least as often as the key set fills the codes of its length), so the "
                    "rows whose output is no key measure the rows joined wrongly")
 
 
+PAIRS_ESTIMATE = ("from the row pairs it was learned on: the share of the joined rows with a "
+                  "candidate partner (a value sharing a q-gram or a whole key with a target "
+                  "row) whose key is one of them; the pairs are not independent of the "
+                  "learning, so this is a rough figure: wrong rows sharing a right value's "
+                  "pairs raise it, chance pairs of other columns lower it")
+
+
 def precision_note(aj) -> str:
     """How the estimated precision was made, for a sentence after the figure."""
     if aj.precision_basis == "chance":
         return CHANCE_ESTIMATE
+    if aj.precision_basis == "pairs":
+        return PAIRS_ESTIMATE
     return "agreement with independent rare-substring matches"
 
 
@@ -120,7 +130,8 @@ class AutoJoin(Joinable):
         self.target_keys = target_keys            # distinct keys of the target column
         self.joined_rows = joined_rows            # source rows joined (full tables, equality)
         self.estimated_precision = estimated_precision   # of the equi-join (programset.py)
-        # "evidence" (rare-substring matches) or "chance" (short codes' chance rate, chance.py)
+        # "evidence" (rare-substring matches), "chance" (short codes' chance rate, chance.py)
+        # or "pairs" (the row pairs learned on: no other basis, or a partial program)
         self.precision_basis = (None if estimated_precision is None
                                 else precision_basis or "evidence")
         self.fuzzy = fuzzy
@@ -647,7 +658,8 @@ class AutoJoin(Joinable):
                    joined_rows=int(d.get("joined_rows", 0)), fuzzy=fuzzy,
                    alternatives=[tuple(a) for a in d.get("alternatives") or []],
                    estimated_precision=_fraction(d.get("estimated_precision")),
-                   precision_basis="chance" if d.get("precision_basis") == "chance" else None)
+                   precision_basis=(d.get("precision_basis")
+                                    if d.get("precision_basis") in ("chance", "pairs") else None))
         if d.get("how") in ("left", "inner"):
             out.how = d["how"]
         if not isinstance(d.get("spark_query", False), bool):
