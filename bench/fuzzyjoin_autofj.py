@@ -20,9 +20,9 @@ Three suites, each split into development and validation before any tuning (fixe
   case is ``validation``.
 * ``fresh3`` (not in the default ``--suites``): a third, of name variants rather than
   mnemonics (``--set fresh3``), read from ``--fresh3-cases``; every case is ``validation``.
-* ``fresh4``, ``fresh6`` to ``fresh10`` (not in the default ``--suites``): from sources none of
-  the others used (``--set fresh4``; ``--set fresh6`` to ``fresh10``: pinned PyPI and npm
-  packages), read from ``--fresh4-cases``, ``--fresh6-cases`` to ``--fresh10-cases``; every
+* ``fresh4``, ``fresh6`` to ``fresh11`` (not in the default ``--suites``): from sources none of
+  the others used (``--set fresh4``; ``--set fresh6`` to ``fresh11``: pinned PyPI and npm
+  packages), read from ``--fresh4-cases``, ``--fresh6-cases`` to ``--fresh11-cases``; every
   case is ``validation``.
 
 autofj runs at ``--precision-target`` (0.9), ours at each of ``--targets`` (calibration);
@@ -130,6 +130,7 @@ FRESH7_CASES = HERE / "data" / "fuzzyjoin-fresh7"
 FRESH8_CASES = HERE / "data" / "fuzzyjoin-fresh8"
 FRESH9_CASES = HERE / "data" / "fuzzyjoin-fresh9"
 FRESH10_CASES = HERE / "data" / "fuzzyjoin-fresh10"
+FRESH11_CASES = HERE / "data" / "fuzzyjoin-fresh11"
 
 
 def datasets(root: Path, cases: Path, suites, split: str,
@@ -142,7 +143,8 @@ def datasets(root: Path, cases: Path, suites, split: str,
              fresh7: Path = FRESH7_CASES,
              fresh8: Path = FRESH8_CASES,
              fresh9: Path = FRESH9_CASES,
-             fresh10: Path = FRESH10_CASES) -> list[tuple[str, str, str, Path]]:
+             fresh10: Path = FRESH10_CASES,
+             fresh11: Path = FRESH11_CASES) -> list[tuple[str, str, str, Path]]:
     """(suite, name, split, folder) of every dataset selected."""
     out = []
     if "autofj" in suites:
@@ -156,7 +158,8 @@ def datasets(root: Path, cases: Path, suites, split: str,
         out += [("rl2", n, rl2_cases.CASES[n][0], Path(rl2) / n) for n in rl2_cases.CASES]
     for suite, folder in (("fresh1", fresh), ("fresh2", fresh2), ("fresh3", fresh3),
                           ("fresh4", fresh4), ("fresh6", fresh6), ("fresh7", fresh7),
-                          ("fresh8", fresh8), ("fresh9", fresh9), ("fresh10", fresh10)):
+                          ("fresh8", fresh8), ("fresh9", fresh9), ("fresh10", fresh10),
+                          ("fresh11", fresh11)):
         if suite in suites:
             out += [(suite, d.name, "validation", d) for d in sorted(Path(folder).iterdir())
                     if (d / "gt.csv").exists()]
@@ -275,7 +278,8 @@ def main(argv=None):
                     help="lakes folder to generate the record-linkage cases from if missing")
     ap.add_argument("--suites", default="autofj,rl",
                     help="comma-separated: autofj, rl, rl2, fresh1, fresh2, fresh3, fresh4, "
-                         "fresh6, fresh7, fresh8, fresh9, fresh10 (default autofj,rl)")
+                         "fresh6, fresh7, fresh8, fresh9, fresh10, fresh11 "
+                         "(default autofj,rl)")
     ap.add_argument("--rl2-cases", default=None,
                     help="folder of the rl2 cases (default WORK/rl2-cases; made with --lake)")
     ap.add_argument("--iso-codes", default=str(rl2_cases.ISO_CODES),
@@ -298,6 +302,8 @@ def main(argv=None):
                     help="folder of the fresh9 cases (one folder per case)")
     ap.add_argument("--fresh10-cases", default=str(FRESH10_CASES),
                     help="folder of the fresh10 cases (one folder per case)")
+    ap.add_argument("--fresh11-cases", default=str(FRESH11_CASES),
+                    help="folder of the fresh11 cases (one folder per case)")
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="all")
     ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     ap.add_argument("--precision-target", type=float, default=0.9)
@@ -358,7 +364,8 @@ def main(argv=None):
                                                fresh7=Path(a.fresh7_cases),
                                                fresh8=Path(a.fresh8_cases),
                                                fresh9=Path(a.fresh9_cases),
-                                               fresh10=Path(a.fresh10_cases)):
+                                               fresh10=Path(a.fresh10_cases),
+                                               fresh11=Path(a.fresh11_cases)):
         if chosen and name not in chosen:
             continue
         left, right, gt = load(folder)

