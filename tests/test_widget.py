@@ -507,6 +507,17 @@ def test_the_session_notes_a_searched_frames_key_columns_changed_in_place():
         shell.run_cell("q27 = q27.head(2)", store_history=True, cell_id="rebind")
         shell.run_cell("q27.loc[1, 'k'] = 'z'", store_history=True, cell_id="after")
         assert [c["id"] for c in session.changes_of("q27")][-2:] == ["rebind", "after"]
+        import lakejoin_jupyter.ui.session as session_module     # a frame over the bound:
+        bound = session_module.KEY_HASH_ROWS                      # not hashed, not watched
+        session_module.KEY_HASH_ROWS = 3
+        try:
+            session.note_searched(Searched.of("other27", shell.user_ns["other27"], ["k"]))
+            shell.run_cell("other27.loc[1, 'k'] = 'w'", store_history=True, cell_id="big")
+            shell.run_cell("q27.loc[0, 'k'] = 'v'", store_history=True, cell_id="small")
+        finally:
+            session_module.KEY_HASH_ROWS = bound
+        assert [c["id"] for c in session.changes_of("other27")] == ["setup"]
+        assert [c["id"] for c in session.changes_of("q27")][-1] == "small"
     finally:
         for event in events:          # this session's hooks only, not the global SESSION's
             for f in list(shell.events.callbacks[event]):

@@ -16,9 +16,9 @@ hit's query column is refused. The session notes the cells that change a frame v
 (rebind it or change its shape: :func:`frame_marks` before and after each cell, by the cell's
 id and execution count; or, for a frame a search used, change its key columns' values in
 place: their hash after each cell, :meth:`Session.edited_in_place`; another column changed
-in place is not seen); an action's cell goes after the lowest of them in the notebook when
-that is below the widget (the widget's frontend knows the order), so that "Run all" reads
-the frame the action joined, whichever cell ran last.
+in place, or a frame over KEY_HASH_ROWS rows, is not seen); an action's cell goes after the
+lowest of them in the notebook when that is below the widget (the widget's frontend knows
+the order), so that "Run all" reads the frame the action joined, whichever cell ran last.
 """
 from __future__ import annotations
 
@@ -197,8 +197,9 @@ class Session:
         now on a cell that changes those columns' values in place (the same frame and
         shape: ``df.loc[0, "k"] = "x"``) is a change of it too (:meth:`edited_in_place`).
         The last KEY_MARKS searches' columns are watched; a Spark frame is not (hashing it
-        would run a job)."""
-        if searched.fingerprint is None:
+        would run a job), nor a frame of more than KEY_HASH_ROWS rows (hashing its keys
+        after every cell would slow every cell)."""
+        if searched.fingerprint is None or searched.fingerprint[0][0] > KEY_HASH_ROWS:
             return
         key = (searched.name, tuple(searched.columns))
         self.key_marks.pop(key, None)
@@ -214,7 +215,8 @@ class Session:
         edited = set()
         for (name, columns), mark in list(self.key_marks.items()):
             frame = namespace.get(name)
-            now = frame_fingerprint(frame, columns) if isinstance(frame, pd.DataFrame) else None
+            now = (frame_fingerprint(frame, columns) if isinstance(frame, pd.DataFrame)
+                   and len(frame) <= KEY_HASH_ROWS else None)
             if now != mark:
                 self.key_marks[(name, columns)] = now
                 if now is not None and mark is not None:
@@ -228,6 +230,7 @@ class Session:
 
 SESSION = Session()
 KEY_MARKS = 8          # searched (frame, key columns) whose values each cell run compares
+KEY_HASH_ROWS = 200_000   # a searched frame larger than this is not hashed after each cell
 
 
 def dataframes_in(namespace: dict) -> list[str]:
