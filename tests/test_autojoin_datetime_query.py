@@ -114,7 +114,8 @@ def test_too_few_pairs_message_counts_the_distinct_pairs_and_the_rows_without_on
     for frame in (q, q.assign(day=q.day.dt.strftime("%Y-%m-%d"))):
         aj = lj.autojoin(frame, "day", lake, "date")
         assert not aj.found
-        assert (f"2 of them distinct (one per row of each side): too few to learn a program "
-                f"from (an example set needs 3 or more); 4 of the 6 rows of df learned from "
-                f"have no candidate partner") in aj.message, aj.message
+        assert (f"{len(one_date)} of them distinct (one per row of each side): too few to "
+                f"learn a program from (an example set needs 3 or more); "
+                f"{len(q) - len(one_date)} of the {len(q)} rows of df learned from have no "
+                f"candidate partner") in aj.message, aj.message
         assert "too few distinct rows" not in aj.message
