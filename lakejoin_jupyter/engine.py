@@ -997,11 +997,12 @@ def rows_held(lake: pd.DataFrame, frame: pd.DataFrame, pairs: dict) -> bool:
     name: ``lake``'s column) together, is a row of ``lake`` (a lake table as read): its texts
     normalized as the index normalizes values (:func:`_cell_tokens`), floats compared to 12
     significant digits; a column of list cells is left out (its elements were held), and
-    fewer than two columns decide nothing (True)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    fewer than two columns decide nothing (True). The column of the most distinct frame
+    values first: only the lake rows that agree with a frame row on it are normalized in the
+    others (the head of a wide table: its few rows, not every cell), those others at once
+    per kind (:func:`_group_tokens`); a frame row left without a lake row ends it (False)."""
     in_frame = {str(c): c for c in frame.columns}
-    mine, theirs = [], []
+    compared = []
     for name, col in pairs.items():
         v = frame[in_frame[name]]
         if v.dtype == object and pd.api.types.infer_dtype(v, skipna=True) != "string" and \
@@ -1009,18 +1010,69 @@ def rows_held(lake: pd.DataFrame, frame: pd.DataFrame, pairs: dict) -> bool:
             continue                     # list cells: their elements were held
         if col not in lake.columns:
             return True
-        floats = v.dtype.kind == "f"
-        mine.append(_cell_tokens(v, floats))
-        theirs.append(_cell_tokens(lake[col], floats, text=True))
-    if len(mine) < 2:
+        compared.append((in_frame[name], col))
+    if len(compared) < 2:
         return True
-    n = len(theirs[0])
-    key = np.zeros(n + len(mine[0]), dtype=np.int64)     # a code per (lake, then frame) row
-    for t, m in zip(theirs, mine):
-        enc = pc.dictionary_encode(pa.concat_arrays([t, m]))
-        codes = enc.indices.fill_null(-1).to_numpy().astype(np.int64)
-        key = pd.factorize(key * (len(enc.dictionary) + 1) + (codes + 1))[0]
-    return bool(np.isin(key[n:], key[:n]).all())
+    first = max(range(len(compared)), key=lambda i: (_distinct(frame[compared[i][0]]), -i))
+    rest = compared[:first] + compared[first + 1:]
+    rows = np.arange(len(lake))                          # the lake rows still in the running
+    theirs = np.zeros(len(rows), dtype=np.int64)         # a code per row (lake, frame) so far
+    mine = np.zeros(len(frame), dtype=np.int64)
+    for group in ([compared[first]], *_column_groups(frame, rest)):
+        codes = _group_tokens(lake, frame, group, rows)
+        key = np.concatenate([theirs, mine])
+        for c in codes:
+            key = pd.factorize(key * (int(c.max(initial=0)) + 2) + (c + 1))[0]
+        theirs, mine = key[:len(rows)], key[len(rows):]
+        if not np.isin(mine, theirs).all():
+            return False
+        agree = np.isin(theirs, mine)
+        rows, theirs = rows[agree], theirs[agree]
+    return True
+
+
+def _distinct(values: pd.Series) -> int:
+    """How many distinct cells a column has (0 when they cannot be hashed)."""
+    try:
+        return int(values.nunique())
+    except TypeError:
+        return 0
+
+
+def _column_groups(frame: pd.DataFrame, compared: list) -> list:
+    """``compared`` (frame column, lake column) in groups normalized together, whose cells
+    read alike side by side: columns of one NumPy number or boolean dtype, columns of texts
+    (and nulls); any other alone."""
+    groups, alone = {}, []
+    for m, col in compared:
+        v = frame[m]
+        if isinstance(v.dtype, np.dtype) and v.dtype.kind in "iufb":
+            groups.setdefault(v.dtype, []).append((m, col))
+        elif v.dtype == object and pd.api.types.infer_dtype(v, skipna=True) == "string":
+            groups.setdefault("texts", []).append((m, col))
+        else:
+            alone.append([(m, col)])
+    return [*groups.values(), *alone]
+
+
+def _group_tokens(lake: pd.DataFrame, frame: pd.DataFrame, group: list, rows) -> list:
+    """Per column of ``group`` (frame columns of one dtype, their lake columns), the codes of
+    its cells' tokens (:func:`_cell_tokens`; null -1), the lake's ``rows`` then the frame's,
+    equal tokens equal codes; the cells of all of them normalized in one call per side."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    floats = frame[group[0][0]].dtype.kind == "f"
+    n, k = len(rows), len(group)
+    every = n == len(lake)
+    lake_cells = np.concatenate([lake[col].to_numpy(dtype=object) if every else
+                                 lake[col].to_numpy(dtype=object)[rows] for _, col in group])
+    frame_cells = np.concatenate([frame[m].to_numpy() for m, _ in group]) if k > 1 else \
+        frame[group[0][0]]
+    cells = pa.concat_arrays([_cell_tokens(pd.Series(lake_cells, dtype=object), floats, text=True),
+                              _cell_tokens(pd.Series(frame_cells), floats)])
+    codes = pc.dictionary_encode(cells).indices.fill_null(-1).to_numpy().astype(np.int64)
+    lake_codes, frame_codes = codes[:n * k].reshape(k, n), codes[n * k:].reshape(k, len(frame))
+    return [np.concatenate([a, b]) for a, b in zip(lake_codes, frame_codes)]
 
 
 def _frame_tokens(values: pd.Series) -> list:

@@ -694,4 +694,5 @@ def test_too_few_rows_to_learn_from_are_named_as_such():
     aj = autojoin(pd.DataFrame({"c": ["Z0001"]}), lake, left_on="c", right_on="code")
     assert not aj.found
     assert "fits 0 example sets" not in aj.message
-    assert "too few distinct rows to learn a program from" in aj.message
+    assert "of them distinct (one per row of each side): too few to learn a program from" \
+        in aj.message

@@ -94,3 +94,28 @@ def test_datetime_query_is_read_as_its_iso_text_against_us_dates():
     assert a.message == b.message if not a.found else \
         a.program.describe() == b.program.describe()
     assert "shares a substring of 3+ characters" not in a.message
+
+
+def test_too_few_pairs_message_counts_the_distinct_pairs_and_the_rows_without_one():
+    """newuser16 D2: the six days against a year of "MM/DD/YYYY" text (3 rows a day) share
+    only the year as a substring of 3+ characters; a day pairs with its text only where its
+    words and numbers name one date alone (day above 12, or day = month), 2 of the 6. The
+    reason said "4 candidate row pair(s), too few distinct rows ... (needs 3 or more)", 4
+    read as enough; it now counts the distinct pairs and the rows without a partner, the
+    same for the datetime64 query and its ISO text."""
+    days = pd.date_range("2013-01-01", "2013-12-30")
+    lake = pd.DataFrame({"date": list(days.strftime("%m/%d/%Y")) * 3})
+    q = pd.DataFrame({"day": pd.to_datetime(["2013-01-05", "2013-02-14", "2013-03-01",
+                                             "2013-07-04", "2013-12-25", "2014-01-01"])})
+    held = set(lake.date)
+    one_date = [d for d in q.day if d.strftime("%m/%d/%Y") in held
+                and (d.day > 12 or d.day == d.month)]        # by hand: 02-14, 12-25
+    assert len(one_date) == 2
+    for frame in (q, q.assign(day=q.day.dt.strftime("%Y-%m-%d"))):
+        aj = lj.autojoin(frame, "day", lake, "date")
+        assert not aj.found
+        assert (f"{len(one_date)} of them distinct (one per row of each side): too few to "
+                f"learn a program from (an example set needs 3 or more); "
+                f"{len(q) - len(one_date)} of the {len(q)} rows of df learned from have no "
+                f"candidate partner") in aj.message, aj.message
+        assert "too few distinct rows" not in aj.message

@@ -426,3 +426,96 @@ def test_rows_held_normalizes_at_once_as_cell_by_cell():
             assert rows_held(lake, frame, pairs) == want, (lake, frame, pairs)
             answers.add(want)
     assert answers == {True, False}
+
+
+def _wide_random_table(rng, n: int):
+    """A lake table as read (texts): an id with case and space variants (from a small pool
+    when ``dup``: several rows per id), float texts, integer texts and a category."""
+    dup = rng.random() < .5
+    pool = [f"{w}{i}" for i in range(8 if dup else 3 * n + 10) for w in ("Id", "ID ", " id")]
+    floats = ["0.30000000000000004", "0.3", "1e20", "2.50", "-0", "0", None, "abc", "7",
+              "-0.0", "12.0000000000001"]
+    out = {"id": rng.choice(pool, n).tolist()}
+    for j in range(int(rng.integers(2, 9))):
+        few = rng.random() < .5                     # a few texts, or a number per row
+        out[f"f{j}"] = (rng.choice(floats, n).tolist() if few else
+                        [repr(float(x)) for x in np.round(rng.normal(0, 50, n), 2)])
+    for j in range(int(rng.integers(1, 4))):
+        out[f"i{j}"] = rng.choice(["007", "7", "8", "-1", "12", None], n).tolist()
+    out["cat"] = rng.choice(["North", "north ", "SOUTH", "", None], n).tolist()
+    return pd.DataFrame(out)
+
+
+def test_rows_held_on_wide_random_tables_as_cell_by_cell():
+    """engine.rows_held, which normalizes the lake rows a first column leaves and the other
+    columns at once per dtype, against the check cell by cell on random wide tables: ids
+    repeated or not, float, integer and text columns (typed as pandas reads them, or text),
+    columns matched under other names, frames of the lake's rows with cells moved between
+    rows (a row that agrees on some columns only) or changed; a few hundred lake rows every
+    tenth table (the normalization at once)."""
+    from lakejoin_jupyter.engine import rows_held
+    rng = np.random.default_rng(27)
+    answers = []
+    for it in range(150):
+        n = 400 if it % 10 == 0 else int(rng.integers(1, 40))
+        lake = _wide_random_table(rng, n)
+        picked = lake.iloc[rng.integers(0, n, int(rng.integers(1, 15)))].reset_index(drop=True)
+        frame = pd.DataFrame({"id": picked["id"].map(lambda t: t.upper() if rng.random() < .3
+                                                     else t)})
+        for c in lake.columns[1:]:
+            if c.startswith("f") and rng.random() < .8:
+                frame[c] = pd.to_numeric(picked[c], errors="coerce")
+            elif c.startswith("i") and rng.random() < .5 and picked[c].notna().all():
+                frame[c] = picked[c].astype(np.int64)
+            else:
+                frame[c] = picked[c].astype(object)
+        for _ in range(int(rng.integers(0, 3))):     # a cell from another row, or changed
+            i, j = int(rng.integers(0, len(frame))), int(rng.integers(0, frame.shape[1]))
+            other = frame.iat[-1 - i, j] if rng.random() < .7 else None
+            col = frame.columns[j]
+            if frame[col].dtype.kind == "i" and other is None:
+                other = 99
+            frame[col] = frame[col].astype(object) if frame[col].dtype == object else frame[col]
+            frame.iat[i, j] = other
+        cols = list(frame.columns)
+        for _ in range(3):
+            chosen = list(rng.choice(cols, int(rng.integers(2, len(cols) + 1)), replace=False))
+            pairs = {c: c for c in chosen}
+            if rng.random() < .3:                    # frame columns matched to other columns
+                targets = list(rng.permutation(chosen))
+                pairs = dict(zip(chosen, targets))
+            want = _rows_held_by_hand(lake, frame, pairs)
+            assert rows_held(lake, frame, pairs) == want, (lake, frame, pairs)
+            answers.append(want)
+    assert 0.2 < np.mean(answers) < 0.8
+
+
+def test_rows_held_normalizes_only_the_lake_rows_a_column_leaves(monkeypatch):
+    """The head of a wide lake table (its 20 rows of 300, an id and 60 float columns, as
+    pandas reads them): the row check normalizes the id column's 300 lake cells and the
+    other columns' cells of the 20 rows with those ids, not the table's 18,300 cells, and
+    answers as cell by cell (True; with one cell changed False)."""
+    import lakejoin_jupyter.engine as engine_module
+    rng = np.random.default_rng(3)
+    n = 300
+    lake = pd.DataFrame({"ISO3": [f"C{i:03d}" for i in range(n)],
+                         **{f"ind_{j}": [repr(float(x)) for x in np.round(rng.normal(0, 9, n), 3)]
+                            for j in range(60)}})
+    frame = lake.head(20).astype({f"ind_{j}": np.float64 for j in range(60)})
+    changed = frame.copy()
+    changed.loc[7, "ind_40"] = 1234.5
+    pairs = {c: c for c in lake.columns}
+    seen = []
+    cell_tokens = engine_module._cell_tokens
+
+    def counted(values, floats, text=False):
+        if text:
+            seen.append(len(values))
+        return cell_tokens(values, floats, text)
+
+    monkeypatch.setattr(engine_module, "_cell_tokens", counted)
+    for f, want in ((frame, True), (changed, False)):
+        seen.clear()
+        assert _rows_held_by_hand(lake, f, pairs) is want
+        assert engine_module.rows_held(lake, f, pairs) is want
+        assert sum(seen) <= n + 20 * 60, sum(seen)

@@ -341,6 +341,31 @@ def test_an_action_on_a_frame_changed_after_the_widgets_cell_writes_after_the_la
     assert sent[-1]["after_last_run"] is True
 
 
+def test_an_action_after_a_key_column_changed_in_place_goes_after_that_cell(demo_engine, fifa):
+    """newuser17 D12's follow-up, the kernel's side: the widget's search watches the query
+    frame's key column, so a cell that edits it in place (same frame, same shape) is the
+    cell the action's goes after (its id and count sent to the frontend), not the last cell
+    run; a cell editing another column is not."""
+    from lakejoin_jupyter.ui.session import frame_marks
+    ns = {"fifa": fifa.copy()}
+    w = _country_codes_selected(demo_engine, ns)
+    tab = w.actions.tabs["join"]
+
+    def run_cell(cell_id, count, edit):            # what the shell's hooks note for a cell
+        before = frame_marks(ns)
+        edit(ns["fifa"])
+        w.session.note_frame_changes(cell_id, count, before, frame_marks(ns),
+                                     w.session.edited_in_place(ns))
+
+    other = next(c for c in ns["fifa"].columns if c != "country")
+    run_cell("other", 7, lambda f: f.__setitem__(other, f[other].copy()[::-1].to_numpy()))
+    run_cell("edit", 8, lambda f: f.__setitem__("country", f["country"].str.upper()))
+    w.action_buttons["join"].click()
+    w.wait()
+    assert tab.code_panel.after_last_run is True
+    assert tab.code_panel.after_cells == [{"id": "edit", "count": 8}]
+
+
 D12_HARNESS = r"""
 const { writeCell } = await import(process.argv[2]);
 function cell(source, key, count = null, outputs = [], id = null) {
@@ -452,6 +477,54 @@ def test_the_session_notes_the_cells_that_change_a_frame():
                 if not any(f is g for g in before[event]):
                     shell.events.unregister(event, f)
         shell.user_ns.pop("q18", None)
+
+
+def test_the_session_notes_a_searched_frames_key_columns_changed_in_place():
+    """newuser17 D12's follow-up: a cell that changes a searched frame's key column in place
+    (the same frame and shape: ``.loc`` of one cell, the column replaced by its upper case)
+    is a change of it, so the action's cell goes after it; a cell that writes the same
+    values, or changes a column the search did not use, or touches another frame, is not;
+    a frame no search used is not hashed (its in-place edits are not seen)."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from lakejoin_jupyter.ui.session import Searched, Session
+    shell = InteractiveShell.instance()
+    session = Session()
+    events = ("pre_run_cell", "post_run_cell")
+    before = {e: list(shell.events.callbacks[e]) for e in events}
+    session.watch(shell)
+    try:
+        shell.run_cell("import pandas as pd\nq27 = pd.DataFrame({'k': list('abcd'), 'v': range(4)})"
+                       "\nother27 = q27.copy()", store_history=True, cell_id="setup")
+        session.note_searched(Searched.of("q27", shell.user_ns["q27"], ["k"]))
+        for cell, code in (("loc", "q27.loc[0, 'k'] = 'x'"),
+                           ("same", "q27['k'] = q27['k'].copy()"),
+                           ("upper", "q27['k'] = q27['k'].str.upper()"),
+                           ("value", "q27.loc[1, 'v'] = 99"),
+                           ("other", "other27.loc[0, 'k'] = 'y'")):
+            shell.run_cell(code, store_history=True, cell_id=cell)
+        assert [c["id"] for c in session.changes_of("q27")] == ["setup", "loc", "upper"]
+        assert [c["id"] for c in session.changes_of("other27")] == ["setup"]
+        shell.run_cell("q27 = q27.head(2)", store_history=True, cell_id="rebind")
+        shell.run_cell("q27.loc[1, 'k'] = 'z'", store_history=True, cell_id="after")
+        assert [c["id"] for c in session.changes_of("q27")][-2:] == ["rebind", "after"]
+        import lakejoin_jupyter.ui.session as session_module     # a frame over the bound:
+        bound = session_module.KEY_HASH_ROWS                      # not hashed, not watched
+        session_module.KEY_HASH_ROWS = 3
+        try:
+            session.note_searched(Searched.of("other27", shell.user_ns["other27"], ["k"]))
+            shell.run_cell("other27.loc[1, 'k'] = 'w'", store_history=True, cell_id="big")
+            shell.run_cell("q27.loc[0, 'k'] = 'v'", store_history=True, cell_id="small")
+        finally:
+            session_module.KEY_HASH_ROWS = bound
+        assert [c["id"] for c in session.changes_of("other27")] == ["setup"]
+        assert [c["id"] for c in session.changes_of("q27")][-1] == "small"
+    finally:
+        for event in events:          # this session's hooks only, not the global SESSION's
+            for f in list(shell.events.callbacks[event]):
+                if not any(f is g for g in before[event]):
+                    shell.events.unregister(event, f)
+        for name in ("q27", "other27"):
+            shell.user_ns.pop(name, None)
 
 
 def test_markdown_summaries_are_rendered_not_shown_raw():

@@ -53,6 +53,7 @@ def run(ctx, a):
     result.query_name = name if is_dataframe(obj) else None
     if result.query_name:              # what a join of its hits checks the frame against
         result.searched = Searched.of(name, obj, cols)
+        ctx.session.note_searched(result.searched)
     if a.save:
         ctx.bind(a.save, result)
         ctx.session.note(f"search:{a.save}", result)     # the widget's search cell

@@ -24,9 +24,9 @@ Note:
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
-    - No vector or format evidence: FEW_VALUES values or fewer against more, none shared.
-    - Numbers whose distributions barely meet (KS under NUMBERS_APART) and that share no
-      value never align (``numbers_apart``).
+    - No vector or format evidence: FEW_VALUES values or fewer against more, none shared;
+      numbers barely meeting (KS under NUMBERS_APART), none shared, never align.
+    - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
 """
 from __future__ import annotations
 
@@ -753,6 +753,19 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
         raise QueryError("The query frame has no values to search with (all null or empty).")
     n = len(lp.sizes)
     cand_cols: set = set()
+    share = np.zeros(n)          # a candidate column's share of its query column's places
+    by_values = np.zeros(n)      # its share as one whose overlap beats chance (set)
+
+    def choose(chosen, scores, into=share):
+        """Candidate columns ``chosen`` (ids) by their ``scores`` among ``scores`` (every
+        column's that could be): each the place it took, 1, unless more columns tie with
+        the last one chosen than were chosen (a flag's 0/1, held by thousands of columns):
+        then each an equal part of the places, so a table gathers none by a tie's order."""
+        if len(chosen):
+            tied = int((scores >= scores[chosen].min()).sum())
+            cand_cols.update(chosen.tolist())
+            np.maximum.at(into, chosen, min(1.0, len(chosen) / max(tied, 1)))
+
     ov, heads = {}, {}
     # candidates: the sum of the vector and format cosines of every query column, one
     # float32 product over [vectors | unit format histograms]
@@ -762,7 +775,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     if weights.get("semantic") or weights.get("format") or weights.get("numeric"):
         near = np.hstack([QV, QF]) @ lp.near_keys.T                    # (active, n)
         top = np.argpartition(-near, min(neighbours, n - 1), axis=1)[:, :neighbours]
-        cand_cols.update(top.ravel().tolist())
+        for a in range(len(active)):
+            choose(top[a], near[a])
     for a, i in enumerate(active):
         q = qcols[i]
         ov[i] = overlaps(index, q.tokens, q.hashes)
@@ -772,17 +786,24 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
             st = set_statistic(ov[i][shares], len(q.tokens), lp.sizes[shares],
                                set_population([q], shares, lp)[0])
             order = np.argsort(-st, kind="stable")[:neighbours]
-            cand_cols.update(shares[order][st[order] > 0].tolist())
+            order = order[st[order] > 0]
+            whole = np.zeros(n)
+            whole[shares] = st
+            choose(shares[order], whole)
+            choose(shares[order], whole, by_values)
         if weights.get("header"):
             some = np.flatnonzero(heads[i])             # the columns sharing a 3-gram
             if len(some) > neighbours:
                 some = some[np.argpartition(-heads[i][some], neighbours)[:neighbours]]
-            cand_cols.update(some.tolist())
+            choose(some, heads[i])
     cand = np.fromiter(cand_cols, np.int64, len(cand_cols))
-    tables, hits = np.unique(lp.table_ids[cand], return_counts=True)
+    tables, at = np.unique(lp.table_ids[cand], return_inverse=True)
+    hits = np.bincount(at, weights=share[cand], minlength=len(tables))   # places taken
+    valued = np.bincount(at, weights=by_values[cand], minlength=len(tables))
     keep = ~np.isin(tables, np.asarray(sorted(exclude_tables), dtype=np.int64))
-    tables, hits = tables[keep], hits[keep]
-    tables = np.sort(tables[np.argsort(-hits, kind="stable")[:max_tables]])
+    tables, hits, valued = tables[keep], hits[keep], valued[keep]
+    # value overlap beyond chance first (the strongest evidence), then every kind's places
+    tables = np.sort(tables[np.lexsort((-hits, -np.round(valued, 9)))[:max_tables]])
     tcat = index.tables
     first = tcat["first_column_id"].to_numpy()
     ncols = tcat["n_columns"].to_numpy()

@@ -14,9 +14,11 @@ the frame searched (:class:`Searched`: identity, or shape and a hash of the key 
 its summary (and the widget's hit card, over its figures) says so, and a frame without the
 hit's query column is refused. The session notes the cells that change a frame variable
 (rebind it or change its shape: :func:`frame_marks` before and after each cell, by the cell's
-id and execution count); an action's cell goes after the lowest of them in the notebook when
-that is below the widget (the widget's frontend knows the order), so that "Run all" reads
-the frame the action joined, whichever cell ran last.
+id and execution count; or, for a frame a search used, change its key columns' values in
+place: their hash after each cell, :meth:`Session.edited_in_place`; another column changed
+in place, or a frame over KEY_HASH_ROWS rows, is not seen); an action's cell goes after the
+lowest of them in the notebook when that is below the widget (the widget's frontend knows
+the order), so that "Run all" reads the frame the action joined, whichever cell ran last.
 """
 from __future__ import annotations
 
@@ -72,6 +74,8 @@ class Session:
     frame_changes: dict = field(default_factory=dict, repr=False)  # variable -> the cells
     #                      that rebound it or changed its shape: [{"id", "count"}], oldest first
     _running: tuple | None = field(default=None, repr=False)  # (cell id, frame marks before)
+    key_marks: dict = field(default_factory=dict, repr=False)  # (variable, key columns) a
+    #                      search used -> frame_fingerprint of those columns after the last cell
 
     def require_engine(self):
         if self.engine is None:
@@ -166,24 +170,58 @@ class Session:
                 self.note_cell(result.info.raw_cell or "", shell.user_ns)
             if self._running is not None:
                 self.note_frame_changes(self._running[0], result.execution_count,
-                                        self._running[1], frame_marks(shell.user_ns))
+                                        self._running[1], frame_marks(shell.user_ns),
+                                        self.edited_in_place(shell.user_ns))
             self.cell_tag = None
             self._running = None
         shell.events.register("post_run_cell", post_run_cell)
 
-    def note_frame_changes(self, cell_id, count, before: dict, after: dict) -> None:
+    def note_frame_changes(self, cell_id, count, before: dict, after: dict,
+                           edited=()) -> None:
         """A cell (its frontend id, None if not sent, and execution count) ran: note it as
         a change of each frame variable it bound, rebound, deleted or reshaped (the marks
-        of :func:`frame_marks` before and after it)."""
+        of :func:`frame_marks` before and after it), or whose searched key columns it
+        changed in place (``edited``: :meth:`edited_in_place`)."""
         if not cell_id and not isinstance(count, int):
             return
         cell = {"id": str(cell_id) if cell_id else None,
                 "count": count if isinstance(count, int) else None}
-        for name in set(before) | set(after):
-            if before.get(name) != after.get(name):
+        for name in set(before) | set(after) | set(edited):
+            if before.get(name) != after.get(name) or name in edited:
                 cells = [c for c in self.frame_changes.get(name, [])
                          if not (cell["id"] and c["id"] == cell["id"])]
                 self.frame_changes[name] = (cells + [cell])[-50:]
+
+    def note_searched(self, searched: "Searched") -> None:
+        """A front end searched the frame ``searched.name`` on ``searched.columns``: from
+        now on a cell that changes those columns' values in place (the same frame and
+        shape: ``df.loc[0, "k"] = "x"``) is a change of it too (:meth:`edited_in_place`).
+        The last KEY_MARKS searches' columns are watched; a Spark frame is not (hashing it
+        would run a job), nor a frame of more than KEY_HASH_ROWS rows (hashing its keys
+        after every cell would slow every cell)."""
+        if searched.fingerprint is None or searched.fingerprint[0][0] > KEY_HASH_ROWS:
+            return
+        key = (searched.name, tuple(searched.columns))
+        self.key_marks.pop(key, None)
+        self.key_marks[key] = searched.fingerprint
+        for old in list(self.key_marks)[:-KEY_MARKS]:
+            del self.key_marks[old]
+
+    def edited_in_place(self, namespace: dict) -> set:
+        """After a cell ran: the watched variables (:meth:`note_searched`) whose key
+        columns' fingerprint (:func:`frame_fingerprint`: shape and a hash of their values)
+        changed while they held a pandas frame before and after; each fingerprint is then
+        kept as it is now. A rebound or reshaped frame is in :func:`frame_marks` too."""
+        edited = set()
+        for (name, columns), mark in list(self.key_marks.items()):
+            frame = namespace.get(name)
+            now = (frame_fingerprint(frame, columns) if isinstance(frame, pd.DataFrame)
+                   and len(frame) <= KEY_HASH_ROWS else None)
+            if now != mark:
+                self.key_marks[(name, columns)] = now
+                if now is not None and mark is not None:
+                    edited.add(name)
+        return edited
 
     def changes_of(self, name: str) -> list:
         """The cells that changed the frame variable ``name`` (:meth:`note_frame_changes`)."""
@@ -191,6 +229,8 @@ class Session:
 
 
 SESSION = Session()
+KEY_MARKS = 8          # searched (frame, key columns) whose values each cell run compares
+KEY_HASH_ROWS = 200_000   # a searched frame larger than this is not hashed after each cell
 
 
 def dataframes_in(namespace: dict) -> list[str]:

@@ -630,6 +630,7 @@ class DiscoveryWidget(W.VBox):
             self._query_name = name
             result.query_name = name
             result.searched = self._query_searched = Searched.of(name, frame, cols)
+            self.session.note_searched(result.searched)
             saved = self._write_search(name, cols, k, threshold, choice, options, max_values,
                                        result, automatic)
             text = (f"{len(result)} hit(s) for {name}[{', '.join(map(str, cols))}] "

@@ -1149,9 +1149,17 @@ def _why_not(results, settings) -> str:
                          f"keys holding it make at most {round(1 / settings.min_score)} combinations, so "
                          f"a part most keys hold (a year, a common prefix) pairs none")
         elif not d.candidates and not d.n_sets:
-            lines.append(f"{head}: {d.n_pairs} candidate row pair(s), too few distinct "
-                         f"rows to learn a program from (an example set needs "
-                         f"{min(settings.learn.examples_per_set)} or more)")
+            from .learn import _distinct_pairs
+            distinct = max(len(_distinct_pairs(g.pairs, settings.learn.top_k)) for g in d.groups)
+            paired = len({p.source_row for g in d.groups for p in g.pairs})
+            lines.append(f"{head}: {d.n_pairs} candidate row pair(s), {distinct} of them "
+                         f"distinct (one per row of each side): too few to learn a program "
+                         f"from (an example set needs {min(settings.learn.examples_per_set)} "
+                         f"or more); {len(src.positions) - paired} of the {len(src.positions)} "
+                         f"rows of {src.label} learned from have no candidate partner: no "
+                         f"substring of 3+ characters they share with a key is rare (a part "
+                         f"most keys hold, a year, pairs none), nor does one key alone hold "
+                         f"their words and numbers")
         elif not d.candidates:
             lines.append(f"{head}: {d.n_pairs} candidate row pairs, but no program of the "
                          f"transformation language fits {d.n_sets} example sets")
