@@ -50,7 +50,8 @@ from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, ge
                     try_learn_transform)
 from .pairs import (ColumnValues, combined_pair_groups, find_joinable_row_pairs,
                     whole_key_groups)
-from .programset import SetSettings, estimated_precision, evidence_counts, learn_program_set
+from .programset import (SetSettings, estimated_precision, evidence_counts, key_owners,
+                         learn_program_set, row_evidence)
 from .sampling import bernoulli_rows, sample_rates
 
 
@@ -932,7 +933,12 @@ def _direction(found: list, prefer: str | None = None):
     if len(found) == 2:      # the joined pairs of one contain the other's (deviation 49)
         a, b = (_left_right(r[0]) for r in found)
         if a > b or b > a:
-            return found[0] if a > b else found[1]
+            wide, narrow, extra = ((found[0], found[1], a - b) if a > b
+                                   else (found[1], found[0], b - a))
+            if (all(_unsampled(r) for r in found) and _one_to_one(narrow)   # deviation 71
+                    and 2 * _contradicted(wide, extra) > len(extra)):
+                return narrow
+            return wide
         if all(_unsampled(r) for r in found):       # more rows of both tables (deviation 63)
             na, nb = _rows_joined(a), _rows_joined(b)
             if na != nb and na[0] >= nb[0] and na[1] >= nb[1] and _one_to_one(found[0]):
@@ -944,6 +950,29 @@ def _direction(found: list, prefer: str | None = None):
                                          -r[0].best.program.size))
     return max(found, key=lambda r: (_joined_fraction(r), r[0].best.coverage, preferred(r),
                                      -r[0].best.program.size))
+
+
+def _contradicted(result, pairs: frozenset) -> int:
+    """Of ``pairs`` ((left row, right row), joined by the direction ``result`` on unsampled
+    tables), those whose target row's key in some target key column is named by the
+    independent evidence made for another source row alone (1-to-1 matches of 6+ characters,
+    rare token bags: :func:`~.programset.row_evidence`) and by none of the pair's own source
+    row: the evidence gives that target row to another row (deviation 71, as deviation 41
+    reads it for a widening branch)."""
+    d, src, tgt = result
+    columns = [c for c in d.key_columns if c in tgt.columns]
+    owners = {}
+    for c in columns:
+        tcells = tgt.cells(c)
+        owners[c] = (tcells, key_owners(row_evidence(src, tcells, d.groups, c)[0]))
+    count = 0
+    for left, right in pairs:
+        i, j = (left, right) if d.source == "left" else (right, left)
+        named = [rows for tcells, by_key in owners.values()
+                 if (rows := by_key.get(tcells[j])) is not None]
+        count += bool(named) and not any(i in rows for rows in named) and any(
+            rows - {i} for rows in named)
+    return count
 
 
 def _unsampled(result) -> bool:
