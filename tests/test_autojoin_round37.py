@@ -84,9 +84,10 @@ def _tables():
     return pipeline.Table(ops, "opcodes"), pipeline.Table(macros, "macros")
 
 
-def _result(source, src, tgt, pairs, coverage, groups=(), key_columns=()):
-    """A hand-built direction: ``pairs`` as (source row, target row) of unsampled tables."""
-    best = SimpleNamespace(coverage=coverage, joined_rows=len(pairs),
+def _result(source, src, tgt, pairs, coverage, groups=(), key_columns=(), column="number"):
+    """A hand-built direction joining through the target's ``column``: ``pairs`` as (source
+    row, target row) of unsampled tables."""
+    best = SimpleNamespace(coverage=coverage, joined_rows=len(pairs), target_column=column,
                            program=SimpleNamespace(size=1))
     d = pipeline.DirectionResult(source, best, [], list(groups), 0, 0, list(key_columns),
                                  source_positions=src.positions,
@@ -127,3 +128,11 @@ def test_direction_by_contained_pairs_against_the_evidence_hand_checked():
     half = _result("right", macros, ops, wide_pairs, 4, [numbers, _name_evidence(
         [(i, i) for i in range(4)] + [(4, 0), (5, 1)])], ["opcode", "number"])
     assert pipeline._direction([narrow, half]) is half
+    # the evidence is on the column the wider program joins through: one row of the key's
+    # several carries it (glibc's "aa_DJ" among "aa_DJ.UTF-8" ... onto the file "aa_DJ"),
+    # as in any N:1 join; it contradicts nothing
+    same = _result("right", macros, ops, wide_pairs, 4, [numbers, _name_evidence(
+        [(i, i) for i in range(4)])], ["opcode", "number"], column="opcode")
+    assert pipeline._contradicted(same, frozenset((j, i) for i, j in wide_pairs
+                                                  if i >= 4)) == 0
+    assert pipeline._direction([narrow, same]) is same

@@ -954,24 +954,28 @@ def _direction(found: list, prefer: str | None = None):
 
 def _contradicted(result, pairs: frozenset) -> int:
     """Of ``pairs`` ((left row, right row), joined by the direction ``result`` on unsampled
-    tables), those whose target row's key in some target key column is named by the
-    independent evidence made for another source row alone (1-to-1 matches of 6+ characters,
-    rare token bags: :func:`~.programset.row_evidence`) and by none of the pair's own source
-    row: the evidence gives that target row to another row (deviation 71, as deviation 41
-    reads it for a widening branch)."""
+    tables), those whose target row the key cannot give to the pair's source row alone: the
+    independent evidence (1-to-1 matches of 6+ characters, rare token bags:
+    :func:`~.programset.row_evidence`) made for another source row alone names the row's
+    value in another key column of the target, and no evidence of the pair's own source row
+    names any of the row's values (deviation 71: the number 7 is an opcode's and a
+    primitive type's; the opcode's name pairs the opcode with its own macro, and nothing
+    pairs it with the primitive's)."""
     d, src, tgt = result
-    columns = [c for c in d.key_columns if c in tgt.columns]
-    owners = {}
-    for c in columns:
-        tcells = tgt.cells(c)
-        owners[c] = (tcells, key_owners(row_evidence(src, tcells, d.groups, c)[0]))
+    evidence = []           # (key column, its cells, evidence of the rows, owners of keys)
+    for c in d.key_columns:
+        if c in tgt.columns:
+            tcells = tgt.cells(c)
+            partners, shared = row_evidence(src, tcells, d.groups, c)
+            owners = key_owners(partners) if c != d.best.target_column else {}
+            evidence.append((tcells, partners, shared, owners))
     count = 0
     for left, right in pairs:
         i, j = (left, right) if d.source == "left" else (right, left)
-        named = [rows for tcells, by_key in owners.values()
-                 if (rows := by_key.get(tcells[j])) is not None]
-        count += bool(named) and not any(i in rows for rows in named) and any(
-            rows - {i} for rows in named)
+        own = any(tcells[j] in partners.get(i, ()) or tcells[j] in shared.get(i, ())
+                  for tcells, partners, shared, _ in evidence)
+        count += not own and any(owners.get(tcells[j], set()) - {i}
+                                 for tcells, _, _, owners in evidence)
     return count
 
 
