@@ -17,14 +17,14 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       coverage: one value per key (none folded), more source rows, smaller; programs
       learned again without constants of varying fields, numbers whole on spread rows,
       padded where that joins more (``_generalised``, ``_unfolded``);
-    - variants equal on the examples scored where they join more rows, keeping its rows'
-      keys (``_extends``); a residual-round replacement or key-adding branch passes
-      ``_checks``; a refutation reads the bags apart too;
+    - variants equal on the examples scored where they join more rows, keeping its rows' keys
+      (``_extends``); a residual-round replacement or key-adding branch passes ``_checks``; a
+      refutation reads the bags apart, one evidence once; numbers among words face chance;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
-    - ``_direction``: joined row pairs containing the other's win, then (unsampled) a 1:1 one
-      joining more rows of both tables (63), then 1:1 by keys joined, ties to ``prefer``;
-      numbers among word outputs face chance; one evidence refutes once;
+    - ``_direction``: pairs containing the other's win, unless most extra ones are ties another
+      key column's evidence gives to other rows and the other joins 1:1 (71); then (unsampled)
+      a 1:1 one joining more rows of both (63), 1:1 by keys joined, ties to ``prefer``;
     - named columns: every branch keys from one of each named side's (learned again, key
       parts too), else not found; several: probed joined, 1:1 through all wins (64-65);
     - nothing found (composite step too): a partial program, the most source rows, half+ (68)."""
@@ -921,7 +921,12 @@ def _direction(found: list, prefer: str | None = None):
     rows), then to the smaller program. First, a direction whose joined row pairs strictly
     contain the other's wins: it joins at least the same fraction of either table,
     whichever is taken as T_t (deviation 49: 13 changelog rows onto 6 release items
-    against those 6 items onto their "-1" revisions). Then, on unsampled tables, a direction
+    against those 6 items onto their "-1" revisions), unless, on unsampled tables, the other
+    joins 1:1 and most of its extra pairs join a target row that evidence on another key
+    column of the target gives to another source row alone, and no evidence of their own
+    row names: ties the wider direction's key cannot decide, which the other one joins as
+    the evidence does (deviation 71: the macros of opcodes and of primitive types onto the
+    opcodes' numbers, which both number from 0). Then, on unsampled tables, a direction
     joining 1:1 whose pairs hold at least as many distinct rows of each table as the
     other's, and more of one, wins: it joins the larger fraction of either table, whichever
     is taken as T_t, each row once (deviation 63: 464 of 601 listed objects onto catalogue
