@@ -922,10 +922,10 @@ def _direction(found: list, prefer: str | None = None):
     contain the other's wins: it joins at least the same fraction of either table,
     whichever is taken as T_t (deviation 49: 13 changelog rows onto 6 release items
     against those 6 items onto their "-1" revisions), unless, on unsampled tables, the other
-    joins 1:1 and most of its extra pairs join a target row that evidence on another key
-    column of the target gives to another source row alone, and no evidence of their own
-    row names: ties the wider direction's key cannot decide, which the other one joins as
-    the evidence does (deviation 71: the macros of opcodes and of primitive types onto the
+    joins 1:1 and most of the wider one's extra pairs join a target row that evidence on
+    another key column of the target gives to another source row alone, and no evidence of
+    the pair's own row names: ties the wider direction's key cannot decide, which the other
+    one joins as the evidence does (deviation 71: the macros of opcodes and of primitive types onto the
     opcodes' numbers, which both number from 0). Then, on unsampled tables, a direction
     joining 1:1 whose pairs hold at least as many distinct rows of each table as the
     other's, and more of one, wins: it joins the larger fraction of either table, whichever
@@ -967,7 +967,7 @@ def _contradicted(result, pairs: frozenset) -> int:
     primitive type's; the opcode's name pairs the opcode with its own macro, and nothing
     pairs it with the primitive's)."""
     d, src, tgt = result
-    evidence = []           # (key column, its cells, evidence of the rows, owners of keys)
+    evidence = []           # per key column: its cells, the rows' evidence, keys' owners
     for c in d.key_columns:
         if c in tgt.columns:
             tcells = tgt.cells(c)
