@@ -17,14 +17,14 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       coverage: one value per key (none folded), more source rows, smaller; programs
       learned again without constants of varying fields, numbers whole on spread rows,
       padded where that joins more (``_generalised``, ``_unfolded``);
-    - variants equal on the examples scored where they join more rows, keeping its rows'
-      keys (``_extends``); a residual-round replacement or key-adding branch passes
-      ``_checks``; a refutation reads the bags apart too;
+    - variants equal on the examples scored where they join more rows, keeping its rows' keys
+      (``_extends``); a residual-round replacement or key-adding branch passes ``_checks``; a
+      refutation reads the bags apart, one evidence once; numbers among words face chance;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
-    - ``_direction``: joined row pairs containing the other's win, then (unsampled) a 1:1 one
-      joining more rows of both tables (63), then 1:1 by keys joined, ties to ``prefer``;
-      numbers among word outputs face chance; one evidence refutes once;
+    - ``_direction``: pairs containing the other's win, unless most extra ones are ties another
+      key column's evidence gives to other rows and the other joins 1:1 (71); then (unsampled)
+      a 1:1 one joining more rows of both (63), 1:1 by keys joined, ties to ``prefer``;
     - named columns: every branch keys from one of each named side's (learned again, key
       parts too), else not found; several: probed joined, 1:1 through all wins (64-65);
     - nothing found (composite step too): a partial program, the most source rows, half+ (68)."""
@@ -50,7 +50,8 @@ from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, ge
                     try_learn_transform)
 from .pairs import (ColumnValues, combined_pair_groups, find_joinable_row_pairs,
                     whole_key_groups)
-from .programset import SetSettings, estimated_precision, evidence_counts, learn_program_set
+from .programset import (SetSettings, estimated_precision, evidence_counts, key_owners,
+                         learn_program_set, row_evidence)
 from .sampling import bernoulli_rows, sample_rates
 
 
@@ -920,7 +921,12 @@ def _direction(found: list, prefer: str | None = None):
     rows), then to the smaller program. First, a direction whose joined row pairs strictly
     contain the other's wins: it joins at least the same fraction of either table,
     whichever is taken as T_t (deviation 49: 13 changelog rows onto 6 release items
-    against those 6 items onto their "-1" revisions). Then, on unsampled tables, a direction
+    against those 6 items onto their "-1" revisions), unless, on unsampled tables, the other
+    joins 1:1 and most of the wider one's extra pairs join a target row that evidence on
+    another key column of the target gives to another source row alone, and no evidence of
+    the pair's own row names: ties the wider direction's key cannot decide, which the other
+    one joins as the evidence does (deviation 71: the macros of opcodes and of primitive types onto the
+    opcodes' numbers, which both number from 0). Then, on unsampled tables, a direction
     joining 1:1 whose pairs hold at least as many distinct rows of each table as the
     other's, and more of one, wins: it joins the larger fraction of either table, whichever
     is taken as T_t, each row once (deviation 63: 464 of 601 listed objects onto catalogue
@@ -932,7 +938,12 @@ def _direction(found: list, prefer: str | None = None):
     if len(found) == 2:      # the joined pairs of one contain the other's (deviation 49)
         a, b = (_left_right(r[0]) for r in found)
         if a > b or b > a:
-            return found[0] if a > b else found[1]
+            wide, narrow, extra = ((found[0], found[1], a - b) if a > b
+                                   else (found[1], found[0], b - a))
+            if (all(_unsampled(r) for r in found) and _one_to_one(narrow)   # deviation 71
+                    and 2 * _contradicted(wide, extra) > len(extra)):
+                return narrow
+            return wide
         if all(_unsampled(r) for r in found):       # more rows of both tables (deviation 63)
             na, nb = _rows_joined(a), _rows_joined(b)
             if na != nb and na[0] >= nb[0] and na[1] >= nb[1] and _one_to_one(found[0]):
@@ -944,6 +955,33 @@ def _direction(found: list, prefer: str | None = None):
                                          -r[0].best.program.size))
     return max(found, key=lambda r: (_joined_fraction(r), r[0].best.coverage, preferred(r),
                                      -r[0].best.program.size))
+
+
+def _contradicted(result, pairs: frozenset) -> int:
+    """Of ``pairs`` ((left row, right row), joined by the direction ``result`` on unsampled
+    tables), those whose target row the key cannot give to the pair's source row alone: the
+    independent evidence (1-to-1 matches of 6+ characters, rare token bags:
+    :func:`~.programset.row_evidence`) made for another source row alone names the row's
+    value in another key column of the target, and no evidence of the pair's own source row
+    names any of the row's values (deviation 71: the number 7 is an opcode's and a
+    primitive type's; the opcode's name pairs the opcode with its own macro, and nothing
+    pairs it with the primitive's)."""
+    d, src, tgt = result
+    evidence = []           # per key column: its cells, the rows' evidence, keys' owners
+    for c in d.key_columns:
+        if c in tgt.columns:
+            tcells = tgt.cells(c)
+            partners, shared = row_evidence(src, tcells, d.groups, c)
+            owners = key_owners(partners) if c != d.best.target_column else {}
+            evidence.append((tcells, partners, shared, owners))
+    count = 0
+    for left, right in pairs:
+        i, j = (left, right) if d.source == "left" else (right, left)
+        own = any(tcells[j] in partners.get(i, ()) or tcells[j] in shared.get(i, ())
+                  for tcells, partners, shared, _ in evidence)
+        count += not own and any(owners.get(tcells[j], set()) - {i}
+                                 for tcells, _, _, owners in evidence)
+    return count
 
 
 def _unsampled(result) -> bool:
