@@ -319,8 +319,9 @@ def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
         lo, hi, step = (g[ids[cols]] for g in lp.grids)
         for r in rows:
             g = qs[r].grid
-            wider = (lo < g[0]) | (hi > g[1])
-            pop[r, cols] = np.where(wider, np.minimum(pop[r, cols], grid_size(*g, lo, hi, step)),
+            spans_differ = (lo != g[0]) | (hi != g[1])
+            pop[r, cols] = np.where(spans_differ,
+                                    np.minimum(pop[r, cols], grid_size(*g, lo, hi, step)),
                                     pop[r, cols])
     return pop
 
@@ -561,16 +562,38 @@ def ensemble(u: dict, weights: dict, sharpness: float = 1.0) -> np.ndarray:
                      where=np.asarray(den) > 0)
 
 
-def best_alignment(scores: np.ndarray, min_column: float = MIN_COLUMN) -> tuple[list, float]:
+def best_alignment(scores: np.ndarray, min_column: float = MIN_COLUMN,
+                   choice: np.ndarray | None = None) -> tuple[list, float]:
     """Max-weight matching of rows (query columns) to columns (lake columns) using pairs
-    scoring >= min_column: ([(row, col), ...] sorted by row, matched sum)."""
+    scoring >= min_column: ([(row, col), ...] sorted by row, matched sum of ``scores``).
+    ``choice``: the weights the matching maximizes instead of ``scores`` (named_choice),
+    on the same pairs."""
     from scipy.optimize import linear_sum_assignment
-    s = np.where(scores >= min_column, scores, 0.0)
+    ok = scores >= min_column
+    s = np.where(ok, scores if choice is None else np.maximum(choice, scores), 0.0)
     if not s.size or not s.any():
         return [], 0.0
     r, c = linear_sum_assignment(s, maximize=True)
-    pairs = [(int(i), int(j)) for i, j in zip(r, c) if s[i, j] > 0]
-    return pairs, float(sum(s[i, j] for i, j in pairs))
+    pairs = [(int(i), int(j)) for i, j in zip(r, c) if ok[i, j]]
+    return pairs, float(sum(scores[i, j] for i, j in pairs))
+
+
+def named_choice(scores: np.ndarray, u: dict, weights: dict, sharpness: float) -> np.ndarray:
+    """The weights the matching chooses pairs by (best_alignment): each pair's score, plus,
+    for a pair without set evidence (set likelihood 0: no value shared beyond chance), its
+    header likelihood counted at the weight of the strongest measure instead of the
+    header's own (``weights``). Without set evidence the other measures only say that two
+    columns are of one kind (integers of a similar size, words of a shape), which every
+    such column of a table is, and their differences of a few background columns decide
+    nothing; the name then chooses among them (D3L counts names as any other evidence).
+    The score stays the ensemble's: names choose a pair, never add to a table's score."""
+    w_h, w_top = weights.get("header", 0.0), max(weights.values(), default=0.0)
+    if not w_h or not weights.get("set") or w_top <= w_h:
+        return scores
+    den = sum(w * ~np.isnan(u[k]) for k, w in weights.items() if w)
+    header = np.nan_to_num(u["header"]) ** sharpness
+    extra = np.divide((w_top - w_h) * header, den, out=np.zeros_like(header), where=den > 0)
+    return np.where(np.nan_to_num(u["set"], nan=1.0) == 0, scores + extra, scores)
 
 
 def row_information(codes: list, positions) -> float:
@@ -806,6 +829,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     S[active] = np.where(kinds_apart(qs, part) | booleans_apart(qs, part)
                          | numbers_apart(ev["numeric"], OV[:, ids]), 0.0,
                          ensemble(Ua, weights, sharpness))
+    C = S.copy()                    # the weights pairs are chosen by (named_choice)
+    C[active] = named_choice(S[active], Ua, weights, sharpness)
     R = np.ones_like(S)             # a pair's share in the table's sum (reach_weights)
     R[active] = reach_weights(qs, part, lp)
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
@@ -816,7 +841,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     out, pos = [], 0
     for t in tables:
         m = int(ncols[t])
-        pairs, _ = best_alignment(S[:, pos:pos + m], min_column)
+        pairs, _ = best_alignment(S[:, pos:pos + m], min_column, C[:, pos:pos + m])
         total = sum(weight[i] * R[i, pos + j] * S[i, pos + j] for i, j in pairs)  # / weight.sum()
         # the information of the alignment: how far it tells the query's rows apart
         aligned = tuple(sorted(i for i, _ in pairs))
