@@ -53,9 +53,9 @@ def test_a_lake_column_within_a_dense_query_span_is_chance_by_hand():
     values, p = C(10,6) / C(16,6) = 0.026 (given one shared value: / (1 - 1 / C(16,6))),
     statistic 1.58 (significant). Now: the grid from
     0 to 9, 10 integers, which holds every value of both, so p = 1, statistic 0. Equal spans
-    (two 1-5 ratings) keep the disjoint union; a sparse query span keeps the smaller
-    disjoint union (the grid is only ever a smaller domain)."""
-    lp = lake_of([list(range(1, 7)), list(range(1, 6)), list(range(1, 7))])
+    (two 1-5 ratings) and a shared end (1..4 against 1..5, a sample missing its top) keep
+    the disjoint union; so does a sparse query span (the grid is only ever a smaller domain)."""
+    lp = lake_of([list(range(1, 7)), list(range(1, 6)), list(range(1, 7)), list(range(1, 5))])
     pop = un.set_population([query_column(list(range(10)))], np.array([0]), lp)[0]
     assert pop[0] == pytest.approx(10)
     assert float(up.set_statistic(6, 10, 6, pop[0])) == 0.0
@@ -65,16 +65,19 @@ def test_a_lake_column_within_a_dense_query_span_is_chance_by_hand():
     assert ratings[0] == pytest.approx(10)                              # 5 + 5: the disjoint union
     sparse = un.set_population([query_column([0, 2, 3, 5, 6, 1000])], np.array([2]), lp)[0]
     assert sparse[0] == pytest.approx(12)                               # 6 + 6 < 1001 integers of 0..1000
+    one_end = un.set_population([query_column([1, 2, 3, 4, 5] * 3)], np.array([3]), lp)[0]
+    assert one_end[0] == pytest.approx(9)              # 5 + 4, not the grid's 5
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_set_statistic_on_the_grid_against_brute_force(seed):
-    """Random integer columns of a small grid, the lake column inside the query's span or
-    reaching beyond it: the statistic on set_population's domain is -log10 of the
-    conditional tail counted over every lake column of that size drawn from the grid of the
-    two spans (0 where the tail is over 1/2)."""
+    """Random integer columns of a small grid: where the lake column reaches beyond the
+    query's span or lies strictly inside it, and the grid is smaller than the disjoint union,
+    the statistic on set_population's domain is -log10 of the conditional tail counted over
+    every lake column of that size drawn from the grid of the two spans (0 where the tail is
+    over 1/2); elsewhere (one end or both shared) the domain is the disjoint union."""
     rng = np.random.default_rng(seed)
-    checked = 0
+    checked = checked_inside = 0
     for _ in range(60):
         lo, hi = sorted(rng.integers(0, 12, 2))
         if hi - lo < 2:
@@ -89,14 +92,18 @@ def test_set_statistic_on_the_grid_against_brute_force(seed):
             continue
         pop = round(float(un.set_population([query_column(q * 3)], np.array([0]), lake_of([x]))[0][0]), 6)
         domain = list(range(min(lo, min(x)), max(hi, max(x)) + 1))
-        if pop != len(domain):                  # the disjoint union was smaller
-            assert pop == pytest.approx(len(q) + len(x)) and len(q) + len(x) < len(domain)
+        beyond = min(x) < lo or max(x) > hi
+        inside = min(x) > lo and max(x) < hi
+        if not (beyond or inside) or len(q) + len(x) < len(domain):   # the disjoint union
+            assert pop == pytest.approx(len(q) + len(x)), (q, x)
             continue
+        assert pop == pytest.approx(len(domain)), (q, x)
+        checked_inside += inside
         p = brute_tail(t, set(q), len(x), domain)
         got = float(up.set_statistic(t, len(q), len(x), pop))
         assert got == (0.0 if p > 0.5 + 1e-9 else pytest.approx(-np.log10(p), abs=1e-9)), (q, x)
         checked += 1
-    assert checked >= 10
+    assert checked >= 10 and checked_inside >= 2
 
 
 def brute_alignment(scores, choice, min_column):

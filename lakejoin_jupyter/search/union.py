@@ -7,18 +7,18 @@ format-histogram intersection and 1 - KS distance of numeric sketches [D3L], hea
 (weak), each a likelihood against the lake's background (the share of a fixed sample of
 lake columns it beats [TUS §5]), combined [TUS's ensemble]. Candidates: the columns sharing
 values (postings) and the nearest vectors (exact); a table's alignment is the max-weight
-matching of query columns to its columns (pairs under ``min_column`` out), its score the
-matched sum over the query's columns.
+matching of query columns to its columns (pairs under ``min_column`` out), scored per query column.
 Note:
     - Ensemble: a weighted mean of sharpened likelihoods, not TUS's max (tuned on development).
     - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
       column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median,
       which a set statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
     - Names (D3L, Starmie; TUS uses values only): an unaligned query column aligns, adding
-      nothing, with a same-named lake column of its kind in a table aligned by values.
+      nothing, with a same-named lake column of its kind in a table aligned by values; among
+      pairs without set evidence the header chooses at full weight (``named_choice``).
     - A small text query column's set domain nears the lake's vocabulary, a numeric one's is
-      the grid of numbers a wider lake column spans (``set_population``); under p = 0.05 a
-      set statistic is no evidence unless a column holds FEW_VALUES or fewer (``chance_level``).
+      the grid a wider lake column, or one strictly inside its span, spans (``set_population``);
+      under p = 0.05 a set statistic is no evidence unless a column holds FEW_VALUES or fewer.
     - Numbers never align with text (``kinds_apart``), true/false with other values
       (``booleans_apart``); of two columns sharing a text column's values, ``compete``.
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
@@ -301,9 +301,12 @@ def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
     the query's (below its lowest or above its highest), the numbers the two could hold at
     the step they are written at, where fewer (``grid_size``: the integers from -5 to 62 are
     68, and a lake column holding 64 of them holds any 10 integers of 16..34 by chance;
-    set_statistic keeps the na + nb - t the columns hold). A lake column within the query's
-    span keeps the disjoint union: two columns of the ratings 1-5 are one domain, as TUS's
-    disjoint union says, though any two such columns share every value."""
+    set_statistic keeps the na + nb - t the columns hold); and the same grid against a lake
+    column strictly inside the query's span, above its lowest and below its highest value
+    (party sizes 1..6 against a counter 0..9: the query holds any integers there). A lake
+    column sharing the query's span or one end of it keeps the disjoint union: two columns
+    of the ratings 1-5 are one domain, as TUS's disjoint union says, though any two such
+    columns share every value, and a sample of a count stops short of its rarest end."""
     ids = np.asarray(ids, dtype=np.int64)
     na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
     w = np.array([0.0 if q.numeric else q.unseen * min(1.0, SMALL_SAMPLE / max(len(q.tokens), 1))
@@ -319,8 +322,9 @@ def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
         lo, hi, step = (g[ids[cols]] for g in lp.grids)
         for r in rows:
             g = qs[r].grid
-            spans_differ = (lo != g[0]) | (hi != g[1])
-            pop[r, cols] = np.where(spans_differ,
+            wider = (lo < g[0]) | (hi > g[1])
+            inside = (lo > g[0]) & (hi < g[1])
+            pop[r, cols] = np.where(wider | inside,
                                     np.minimum(pop[r, cols], grid_size(*g, lo, hi, step)),
                                     pop[r, cols])
     return pop
