@@ -8,8 +8,8 @@ pair without set evidence is chosen with its header counted as fully as the stro
 measure (``named_choice``); the score stays the ensemble's. D5: a row counter 0..9 held
 all six party sizes 1..6 of a tips table, set evidence 1.0 on the two columns' disjoint
 union (16 values); the six are any integers within the counter's span. The grid of numbers
-the two columns could hold is now their domain whenever their spans differ, the lake
-column inside the query's span too (docs/algorithms/union.md, "Chance containment").
+the two columns could hold is now their domain also against a lake column strictly inside
+the query's span (docs/algorithms/union.md, "Small integers").
 """
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_a_lake_column_within_a_dense_query_span_is_chance_by_hand():
     ratings = un.set_population([query_column([1, 2, 3, 4, 5] * 3)], np.array([1]), lp)[0]
     assert ratings[0] == pytest.approx(10)                              # 5 + 5: the disjoint union
     sparse = un.set_population([query_column([0, 2, 3, 5, 6, 1000])], np.array([2]), lp)[0]
-    assert sparse[0] == pytest.approx(12)                               # 6 + 6 < 1001 integers of 0..1000
+    assert sparse[0] == pytest.approx(12)          # 6 + 6 < the 1001 integers of 0..1000
     one_end = un.set_population([query_column([1, 2, 3, 4, 5] * 3)], np.array([3]), lp)[0]
     assert one_end[0] == pytest.approx(9)              # 5 + 4, not the grid's 5
 
@@ -90,7 +90,8 @@ def test_set_statistic_on_the_grid_against_brute_force(seed):
         t = len(set(q) & set(x))
         if not t:
             continue
-        pop = round(float(un.set_population([query_column(q * 3)], np.array([0]), lake_of([x]))[0][0]), 6)
+        pop = un.set_population([query_column(q * 3)], np.array([0]), lake_of([x]))[0][0]
+        pop = round(float(pop), 6)
         domain = list(range(min(lo, min(x)), max(hi, max(x)) + 1))
         beyond = min(x) < lo or max(x) > hi
         inside = min(x) > lo and max(x) < hi
@@ -183,7 +184,8 @@ def election_lake(spark, tmp_path_factory):
     part["winner"] = [WINNERS[int(np.argmax([votes[w][i] for w in WINNERS]))] for i in range(n)]
     part["district_id"] = LAKE_IDS
     part["result"] = rng.choice(["majority", "plurality"], n)
-    wide = pd.DataFrame(rng.normal(size=(58, 120)), columns=[f"measure_{c:03d}" for c in range(120)])
+    wide = pd.DataFrame(rng.normal(size=(58, 120)),
+                        columns=[f"measure_{c:03d}" for c in range(120)])
     wide.insert(0, "district_id", LAKE_IDS + QUERY_IDS)
     m, k = 244, 40
     tips = pd.DataFrame({"total_bill": np.round(rng.uniform(3, 50, m), 2),
