@@ -7,18 +7,18 @@ format-histogram intersection and 1 - KS distance of numeric sketches [D3L], hea
 (weak), each a likelihood against the lake's background (the share of a fixed sample of
 lake columns it beats [TUS §5]), combined [TUS's ensemble]. Candidates: the columns sharing
 values (postings) and the nearest vectors (exact); a table's alignment is the max-weight
-matching of query columns to its columns (pairs under ``min_column`` out), its score the
-matched sum over the query's columns.
+matching of query columns to its columns (pairs under ``min_column`` out), scored per query column.
 Note:
     - Ensemble: a weighted mean of sharpened likelihoods, not TUS's max (tuned on development).
     - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
       column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median,
       which a set statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
     - Names (D3L, Starmie; TUS uses values only): an unaligned query column aligns, adding
-      nothing, with a same-named lake column of its kind in a table aligned by values.
+      nothing, with a same-named lake column of its kind in a table aligned by values; among
+      pairs without set evidence the header chooses at full weight (``named_choice``).
     - A small text query column's set domain nears the lake's vocabulary, a numeric one's is
-      the grid of numbers a wider lake column spans (``set_population``); under p = 0.05 a
-      set statistic is no evidence unless a column holds FEW_VALUES or fewer (``chance_level``).
+      the grid a wider lake column, or one strictly inside its span, spans (``set_population``);
+      under p = 0.05 a set statistic is no evidence unless a column holds FEW_VALUES or fewer.
     - Numbers never align with text (``kinds_apart``), true/false with other values
       (``booleans_apart``); of two columns sharing a text column's values, ``compete``.
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
@@ -301,9 +301,12 @@ def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
     the query's (below its lowest or above its highest), the numbers the two could hold at
     the step they are written at, where fewer (``grid_size``: the integers from -5 to 62 are
     68, and a lake column holding 64 of them holds any 10 integers of 16..34 by chance;
-    set_statistic keeps the na + nb - t the columns hold). A lake column within the query's
-    span keeps the disjoint union: two columns of the ratings 1-5 are one domain, as TUS's
-    disjoint union says, though any two such columns share every value."""
+    set_statistic keeps the na + nb - t the columns hold); and the same grid against a lake
+    column strictly inside the query's span, above its lowest and below its highest value
+    (party sizes 1..6 against a counter 0..9: the query holds any integers there). A lake
+    column sharing the query's span or one end of it keeps the disjoint union: two columns
+    of the ratings 1-5 are one domain, as TUS's disjoint union says, though any two such
+    columns share every value, and a sample of a count stops short of its rarest end."""
     ids = np.asarray(ids, dtype=np.int64)
     na = np.array([len(q.tokens) for q in qs], dtype=np.float64)[:, None]
     w = np.array([0.0 if q.numeric else q.unseen * min(1.0, SMALL_SAMPLE / max(len(q.tokens), 1))
@@ -320,7 +323,9 @@ def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
         for r in rows:
             g = qs[r].grid
             wider = (lo < g[0]) | (hi > g[1])
-            pop[r, cols] = np.where(wider, np.minimum(pop[r, cols], grid_size(*g, lo, hi, step)),
+            inside = (lo > g[0]) & (hi < g[1])
+            pop[r, cols] = np.where(wider | inside,
+                                    np.minimum(pop[r, cols], grid_size(*g, lo, hi, step)),
                                     pop[r, cols])
     return pop
 
@@ -561,16 +566,38 @@ def ensemble(u: dict, weights: dict, sharpness: float = 1.0) -> np.ndarray:
                      where=np.asarray(den) > 0)
 
 
-def best_alignment(scores: np.ndarray, min_column: float = MIN_COLUMN) -> tuple[list, float]:
+def best_alignment(scores: np.ndarray, min_column: float = MIN_COLUMN,
+                   choice: np.ndarray | None = None) -> tuple[list, float]:
     """Max-weight matching of rows (query columns) to columns (lake columns) using pairs
-    scoring >= min_column: ([(row, col), ...] sorted by row, matched sum)."""
+    scoring >= min_column: ([(row, col), ...] sorted by row, matched sum of ``scores``).
+    ``choice``: the weights the matching maximizes instead of ``scores`` (named_choice),
+    on the same pairs."""
     from scipy.optimize import linear_sum_assignment
-    s = np.where(scores >= min_column, scores, 0.0)
+    ok = scores >= min_column
+    s = np.where(ok, scores if choice is None else np.maximum(choice, scores), 0.0)
     if not s.size or not s.any():
         return [], 0.0
     r, c = linear_sum_assignment(s, maximize=True)
-    pairs = [(int(i), int(j)) for i, j in zip(r, c) if s[i, j] > 0]
-    return pairs, float(sum(s[i, j] for i, j in pairs))
+    pairs = [(int(i), int(j)) for i, j in zip(r, c) if ok[i, j]]
+    return pairs, float(sum(scores[i, j] for i, j in pairs))
+
+
+def named_choice(scores: np.ndarray, u: dict, weights: dict, sharpness: float) -> np.ndarray:
+    """The weights the matching chooses pairs by (best_alignment): each pair's score, plus,
+    for a pair without set evidence (set likelihood 0: no value shared beyond chance), its
+    header likelihood counted at the weight of the strongest measure instead of the
+    header's own (``weights``). Without set evidence the other measures only say that two
+    columns are of one kind (integers of a similar size, words of a shape), which every
+    such column of a table is, and their differences of a few background columns decide
+    nothing; the name then chooses among them (D3L counts names as any other evidence).
+    The score stays the ensemble's: names choose a pair, never add to a table's score."""
+    w_h, w_top = weights.get("header", 0.0), max(weights.values(), default=0.0)
+    if not w_h or not weights.get("set") or w_top <= w_h:
+        return scores
+    den = sum(w * ~np.isnan(u[k]) for k, w in weights.items() if w)
+    header = np.nan_to_num(u["header"]) ** sharpness
+    extra = np.divide((w_top - w_h) * header, den, out=np.zeros_like(header), where=den > 0)
+    return np.where(np.nan_to_num(u["set"], nan=1.0) == 0, scores + extra, scores)
 
 
 def row_information(codes: list, positions) -> float:
@@ -827,6 +854,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     S[active] = np.where(kinds_apart(qs, part) | booleans_apart(qs, part)
                          | numbers_apart(ev["numeric"], OV[:, ids]), 0.0,
                          ensemble(Ua, weights, sharpness))
+    C = S.copy()                    # the weights pairs are chosen by (named_choice)
+    C[active] = named_choice(S[active], Ua, weights, sharpness)
     R = np.ones_like(S)             # a pair's share in the table's sum (reach_weights)
     R[active] = reach_weights(qs, part, lp)
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
@@ -837,7 +866,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     out, pos = [], 0
     for t in tables:
         m = int(ncols[t])
-        pairs, _ = best_alignment(S[:, pos:pos + m], min_column)
+        pairs, _ = best_alignment(S[:, pos:pos + m], min_column, C[:, pos:pos + m])
         total = sum(weight[i] * R[i, pos + j] * S[i, pos + j] for i, j in pairs)  # / weight.sum()
         # the information of the alignment: how far it tells the query's rows apart
         aligned = tuple(sorted(i for i, _ in pairs))
