@@ -530,15 +530,17 @@ def index_table(index: LakeIndex, table, max_rows: int | None = None,
     return lake_table(find_table(index, table), max_rows, types=types)
 
 
-def element_table(table: LakeTable, columns=None, read=None) -> tuple[pd.DataFrame, tuple]:
+def element_table(table: LakeTable, columns=None, read=None,
+                  warn_changed: bool = True) -> tuple[pd.DataFrame, tuple]:
     """(frame, its exploded columns): a lake table as Auto-Join and the fuzzy join learn on
     it, the text the index read, with its list columns among ``columns`` (all when None) one
     row per element, as the equi-join explodes them (join/execute.py ``explode_pandas``), the
     element as the text its key reads (``keys.lake_text``); its other list columns, whose
     JSON text no join key reads, left out. ``read``: the table already read (its text frame
-    and its typed frame), for several calls."""
+    and its typed frame), for several calls. ``warn_changed=False``: no LakeChangedWarning
+    (Auto-Join learns on it; its join reads the file again and warns once, there)."""
     from .join.keys import lake_text
-    frame = lake_table(table) if read is None else read[0].copy()
+    frame = lake_table(table, warn_changed=warn_changed) if read is None else read[0].copy()
     lists = [c for c in table.lists if c in frame.columns]
     if not lists:
         return frame, ()
@@ -782,7 +784,8 @@ class Hit(Joinable):
             return out
         from .join.autojoin.dsl import Program
         table = find_table(engine.index, self.table_id)
-        whole, explode = element_table(table, [self.column])     # a list column: its elements
+        # a list column: its elements; a file changed since the build: the join says it
+        whole, explode = element_table(table, [self.column], warn_changed=False)
         program = Program.from_json(self.details["program_json"])
         rows = transform_discovery.partner_rows(
             program, self.details.get("direction") == "query -> lake",
@@ -2837,7 +2840,8 @@ class Engine:
                 return hit.autojoin(df, **options)
             if other_column is None and len(lake.lists) > 1:
                 return self._autojoin_each_list(df, column, lake, **options)
-            other, explode = element_table(lake, other_column)   # list columns: by element
+            # list columns: by element; a file changed since the build: the join says it
+            other, explode = element_table(lake, other_column, warn_changed=False)
         options.setdefault("left_name", "df")
         result = autojoin(df, other, column, other_column, **options)
         if lake is not None:
@@ -2854,7 +2858,8 @@ class Engine:
         list column in ties)."""
         from .join.autojoin import autojoin
         options.setdefault("left_name", "df")
-        read = (lake_table(lake), lake_table(lake, types=True, warn_changed=False))
+        read = (lake_table(lake, warn_changed=False),     # a changed file: the join says it
+                lake_table(lake, types=True, warn_changed=False))
         best, reach = None, None
         for c in lake.lists:
             if c not in read[0].columns:
@@ -2868,7 +2873,7 @@ class Engine:
             if reach is None or got > reach:
                 best, reach = result, got
         if best is None:            # the file no longer holds them: as element_table reads it
-            other, explode = element_table(lake)
+            other, explode = element_table(lake, warn_changed=False)
             best = autojoin(df, other, column, None, **options)
             best.lake, best.explode, best.how = lake, explode, "left"
             return best
