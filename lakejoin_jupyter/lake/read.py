@@ -377,7 +377,6 @@ def _decimal_commas(info: TableInfo, cols: list, known: list | None = None) -> l
         info.decimal_commas = [n for n in info.columns if n in known]
         return [_as_numbers(c) if n in info.decimal_commas else c
                 for n, c in zip(info.columns, cols)]
-    import pyarrow as pa
     out, kept = [], []
     for name, col in zip(info.columns, cols):
         cells = col.drop_null()
