@@ -749,13 +749,16 @@ def _union(args, parser) -> int:
     frame, name = _read_query_table(engine, args.table)
     if frame is None:
         frame = engine.table(name, types="pandas")
-    res = engine.search_unionable(frame, k=args.k, columns=args.column or None)
+    res = engine.search_unionable(frame, k=args.k, columns=args.column or None,
+                                  query_table=name)
     df = res.to_pandas().drop(columns=["table_id"])
     if _printed_as_data(df, args.format):
         pass
     elif df.empty:
-        print(f"No lake table aligns with the columns of {args.table} "
-              f"({res.seconds * 1000:.1f} ms).")
+        print(f"No {'other ' if res.left_out else ''}lake table aligns with the columns of "
+              f"{args.table} ({res.seconds * 1000:.1f} ms)"
+              + (f": it is the lake table {res.left_out}, left out of its own results."
+                 if res.left_out else "."))
     else:
         show = df.drop(columns=["is_query_table"]).assign(
                          table=[t + (" (your table)" if h.is_query_table else "")

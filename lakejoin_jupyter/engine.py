@@ -31,7 +31,7 @@ import pandas as pd
 from .errors import LakeJoinError, QueryError, a_kind
 from .formats import RANK_WORDS, clip, clip_all, fraction, percent, whole_percent
 from .formats import rows as rows_text
-from .frames import is_spark_frame, joined_tables, learning_frame
+from .frames import CHAIN, is_spark_frame, joined_tables, learning_frame
 from .index.store import LakeIndex
 from .index.tables import LakeTable, find_table, lake_table
 from .join import preview
@@ -115,6 +115,8 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
     Spark DataFrame (distinct values are collected; above ``max_values`` a sample is taken
     and a note says so), a pandas Series, a list/array of values, or the name of a lake
     table (with ``column``), in which case that column is excluded from its own results.
+    A DataFrame read with ``engine.table()`` is a DataFrame: its own table is decided on
+    its rows (marked, listed last), not left out.
     """
     cols = _as_columns(column)
     if isinstance(query, (str, Path)) and not isinstance(query, bool):
@@ -138,20 +140,14 @@ def make_query(index: LakeIndex, query, column=None, *, max_values: int = MAX_QU
         cols = _check_columns(query.columns, cols, query)
         if query.empty:
             raise QueryError("The query DataFrame is empty (no rows): nothing to search for.")
-        frame = query[list(cols)]
-        origin = query.attrs.get("lakejoin_table")
-        if origin and exclude_self:   # a lake table loaded with engine.table(): skip itself
-            q = _frame_query(index, frame, tuple(cols), f"lake table {origin}", notes,
-                             whole=query)
-            try:
-                q.exclude = {index.find_column(origin, c) for c in cols}
-            except KeyError:
-                pass
-        else:
-            q = _frame_query(index, frame, tuple(cols), "DataFrame", notes, whole=query)
+        # a frame read with engine.table() keeps attrs["lakejoin_table"] through head(),
+        # selections and copies: its own table is decided on its rows, as any frame's
+        # (Engine._own_marks), never left out for the name; that table counts as already
+        # joined only in a frame a join made (attrs["lakejoin_chain"])
+        q = _frame_query(index, query[list(cols)], tuple(cols), "DataFrame", notes,
+                         whole=query)
         q.frame_columns, q.whole = tuple(query.columns), query
-        q.origin = origin or None
-        q.chain = tuple(t for t in joined_tables(query) if t != origin)
+        q.chain = tuple(joined_tables(query)) if query.attrs.get(CHAIN) else ()
         return q
     elif isinstance(query, pd.Series):
         name = cols[0] if cols else (str(query.name) if query.name is not None else "values")
@@ -534,15 +530,17 @@ def index_table(index: LakeIndex, table, max_rows: int | None = None,
     return lake_table(find_table(index, table), max_rows, types=types)
 
 
-def element_table(table: LakeTable, columns=None, read=None) -> tuple[pd.DataFrame, tuple]:
+def element_table(table: LakeTable, columns=None, read=None,
+                  warn_changed: bool = True) -> tuple[pd.DataFrame, tuple]:
     """(frame, its exploded columns): a lake table as Auto-Join and the fuzzy join learn on
     it, the text the index read, with its list columns among ``columns`` (all when None) one
     row per element, as the equi-join explodes them (join/execute.py ``explode_pandas``), the
     element as the text its key reads (``keys.lake_text``); its other list columns, whose
     JSON text no join key reads, left out. ``read``: the table already read (its text frame
-    and its typed frame), for several calls."""
+    and its typed frame), for several calls. ``warn_changed=False``: no LakeChangedWarning
+    (Auto-Join learns on it; its join reads the file again and warns once, there)."""
     from .join.keys import lake_text
-    frame = lake_table(table) if read is None else read[0].copy()
+    frame = lake_table(table, warn_changed=warn_changed) if read is None else read[0].copy()
     lists = [c for c in table.lists if c in frame.columns]
     if not lists:
         return frame, ()
@@ -786,7 +784,8 @@ class Hit(Joinable):
             return out
         from .join.autojoin.dsl import Program
         table = find_table(engine.index, self.table_id)
-        whole, explode = element_table(table, [self.column])     # a list column: its elements
+        # a list column: its elements; a file changed since the build: the join says it
+        whole, explode = element_table(table, [self.column], warn_changed=False)
         program = Program.from_json(self.details["program_json"])
         rows = transform_discovery.partner_rows(
             program, self.details.get("direction") == "query -> lake",
@@ -1319,6 +1318,8 @@ class SearchResult(Sequence):
         self.lake_changed: str | None = None  # the note that the lake changed since the build
         self.absent_columns: list = []       # an empty multi-column search's query columns
                                              # with no value in the lake (Engine.search)
+        self.own_left_out: list = []         # the query's own table and those already joined,
+                                             # left out (include_own=False) with hits
 
     def __getitem__(self, i):
         return self.hits[i]
@@ -1347,7 +1348,24 @@ class SearchResult(Sequence):
     def empty_text(self, widget: bool = False) -> str:
         """``empty_message``; with ``widget``, an option is named by its label in the
         widget's options ("share of values to match (T)") instead of its CLI and Python
-        spellings."""
+        spellings. A query named as a lake table says its own column(s) were left out (they
+        share every value with it: "no column" would be false)."""
+        text = self._empty_reason(widget)
+        q = self.query
+        if not text.startswith("No "):
+            return text
+        if q.exclude and q.origin:
+            cols = ", ".join(repr(str(c)) for c in q.columns)
+            return (f"The query is the lake table {q.origin}: its own column"
+                    f"{'s' if len(q.columns) > 1 else ''} {cols} left out of its results. "
+                    f"No other {text[3:]}")
+        if self.own_left_out:
+            return (f"Left out as asked (include_own=False, --no-own): "
+                    f"{', '.join(self.own_left_out)}. No other {text[3:]}")
+        return text
+
+    def _empty_reason(self, widget: bool) -> str:
+        """What found nothing, by method, and what to try instead."""
         t = self.params.threshold
         tau, share = self.stats.get("tau"), self.stats.get("T")
         if self.method == "pexeso" and tau is not None and share is not None:
@@ -1871,7 +1889,11 @@ class Engine:
             self._own_marks(hits, q)
         if cut and "hits" in stats:     # the candidates ranked, not those asked for
             stats["hits"] = len(found)
+        left_out = []
         if not include_own:
+            left_out = sorted({f"{h.table} (your table)" if h.is_query_table else
+                               f"{h.table} (already joined)"
+                               for h in hits if h.is_query_table or h.in_chain})
             hits = [h for h in hits if not (h.is_query_table or h.in_chain)]
         if rank == "useful":
             hits.sort(key=lambda h: (h.is_query_table or h.in_chain, -(h.usefulness or 0.0),
@@ -1902,6 +1924,7 @@ class Engine:
                            transform_search=self._transform_search(m, q) if annotate and
                            not hits else None)
         res.lake_changed = stale
+        res.own_left_out = left_out
         if not hits and q.n_columns > 1 and q.rows:
             res.absent_columns = self._absent_columns(q)
         return res
@@ -2580,7 +2603,8 @@ class Engine:
 
     def search_unionable(self, df, k: int = 10, *, columns=None, weights: dict | None = None,
                          min_column: float | None = None, sharpness: float | None = None,
-                         exclude_self: bool = True, include_own: bool = True):
+                         exclude_self: bool = True, include_own: bool = True,
+                         query_table: str | None = None):
         """The lake tables whose rows can be stacked under ``df``, best first (table union
         search, search/union.py): each :class:`~.join.union.UnionHit` has its column
         alignment, per-column scores and row count; ``hit.union(df)`` stacks the new rows and
@@ -2588,7 +2612,10 @@ class Engine:
         all); ``weights``: per measure ("set", "semantic", "format", "numeric", "header");
         ``min_column``, ``sharpness``: see search/union.py; needs an index built with the
         ``union`` component. ``df`` may name a lake table (as :meth:`table` takes it): its
-        rows are the query and the table is left out of its own results. A table the
+        rows are the query and the table is left out of its own results (``left_out``
+        names it; a frame read with :meth:`table` is a frame, as below), as it is from
+        the results for ``df`` that is the lake table ``query_table`` read otherwise (the
+        command line's typed reading). A table the
         query's rows come from otherwise (:meth:`search`'s rule, :meth:`own_tables`: every
         row of the query a row of the table, columns added or renamed allowed) is marked
         ``is_query_table`` ("(your table)") and listed last; ``include_own=False`` leaves it
@@ -2598,8 +2625,11 @@ class Engine:
         if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 1:
             raise QueryError(f"k must be a positive integer (got {k!r}).")
         self.check_present()
+        # the lake table named as the query (never a frame's attrs: decided on its rows)
+        origin = find_table(self.index, query_table).name if query_table is not None else None
         if isinstance(df, (str, Path, LakeTable)):
             df = self.table(df.name if isinstance(df, LakeTable) else str(df))
+            origin = df.attrs["lakejoin_table"]
         spark = is_spark_frame(df)
         if spark:
             frame, _, _ = _collect_spark(df, list(df.columns), union_search.MAX_VALUES)
@@ -2619,7 +2649,6 @@ class Engine:
         if dup:
             raise QueryError(f"The query DataFrame has duplicate column names {dup}; rename them.")
         exclude = set()
-        origin = getattr(df, "attrs", {}).get("lakejoin_table") if not spark else None
         if origin and exclude_self:
             t = self.index.tables
             exclude = set(t.loc[(t["name"] == origin) | (t["path"] == origin), "table_id"].tolist())
@@ -2654,12 +2683,14 @@ class Engine:
         for h in hits:
             h.is_query_table = h.table_id in own
         # own tables last (among the k best), or left out (then the next best one comes in)
+        own_left_out = [] if include_own else [h.table for h in hits if h.is_query_table]
         hits = sorted(hits[:k], key=lambda h: h.is_query_table) if include_own else \
             [h for h in hits if not h.is_query_table][:k]
         for i, h in enumerate(hits):
             h.rank = i + 1
         res = UnionResult(hits, qnames, time.perf_counter() - t0, stats, notes=notes)
         res.k, res.include_own, res.frame = int(k), bool(include_own), df
+        res.left_out, res.own_left_out = (origin if exclude else None), own_left_out
         res.options = {n: v for n, v in (("weights", weights), ("min_column", min_column),
                                          ("sharpness", sharpness)) if v is not None}
         if not exclude_self:
@@ -2861,7 +2892,8 @@ class Engine:
                 return hit.autojoin(df, **options)
             if other_column is None and len(lake.lists) > 1:
                 return self._autojoin_each_list(df, column, lake, **options)
-            other, explode = element_table(lake, other_column)   # list columns: by element
+            # list columns: by element; a file changed since the build: the join says it
+            other, explode = element_table(lake, other_column, warn_changed=False)
         options.setdefault("left_name", "df")
         result = autojoin(df, other, column, other_column, **options)
         if lake is not None:
@@ -2878,7 +2910,8 @@ class Engine:
         list column in ties)."""
         from .join.autojoin import autojoin
         options.setdefault("left_name", "df")
-        read = (lake_table(lake), lake_table(lake, types=True, warn_changed=False))
+        read = (lake_table(lake, warn_changed=False),     # a changed file: the join says it
+                lake_table(lake, types=True, warn_changed=False))
         best, reach = None, None
         for c in lake.lists:
             if c not in read[0].columns:
@@ -2892,7 +2925,7 @@ class Engine:
             if reach is None or got > reach:
                 best, reach = result, got
         if best is None:            # the file no longer holds them: as element_table reads it
-            other, explode = element_table(lake)
+            other, explode = element_table(lake, warn_changed=False)
             best = autojoin(df, other, column, None, **options)
             best.lake, best.explode, best.how = lake, explode, "left"
             return best

@@ -390,11 +390,16 @@ def test_cli_help_texts(capsys):
     assert "--add NEW_TABLES INDEX" in capsys.readouterr().out
 
 
-def test_table_loaded_from_the_lake_is_excluded_from_its_own_results(demo_engine):
+def test_table_loaded_from_the_lake_is_its_own_table_by_its_rows(demo_engine):
+    """A frame of engine.table() is decided on its rows, as the same rows read otherwise:
+    its table listed last, marked (your table); include_own=False leaves it out."""
     gdp = demo_engine.table("reference/gdp")
     assert gdp.shape[1] == 4 and gdp.attrs["lakejoin_table"] == "reference/gdp"
     res = demo_engine.search(gdp, "Country Code", k=3)
-    assert all(h.table != "reference/gdp" for h in res)
+    assert (res[-1].table, res[-1].column) == ("reference/gdp", "Country Code")
+    assert res[-1].is_query_table and not any(h.is_query_table for h in res[:-1])
+    gone = demo_engine.search(gdp, "Country Code", k=3, include_own=False)
+    assert len(gone) == 3 and all(h.table != "reference/gdp" for h in gone)
 
 
 def test_result_says_which_plan_answered(demo_engine):

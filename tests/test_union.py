@@ -435,10 +435,14 @@ def test_baseline_weights_and_errors(union_lake):
 
 def test_search_unionable_takes_a_lake_table_name(union_lake):
     """A lake table's name (or path) is a query, as for search and `lakejoin union --table`:
-    the same hits as its frame from engine.table, the table itself left out."""
+    the table itself left out, the other hits those of its frame from engine.table, which
+    is decided on its rows (sales listed last, marked; include_own=False: left out)."""
     engine, tables, _ = union_lake
     frame = engine.table("sales")
-    expect = [(h.table, round(h.score, 9), h.mapping) for h in engine.search_unionable(frame, k=5)]
+    mine = engine.search_unionable(frame, k=5)
+    assert mine[-1].table == "sales" and mine[-1].is_query_table
+    expect = [(h.table, round(h.score, 9), h.mapping)
+              for h in engine.search_unionable(frame, k=5, include_own=False)]
     assert expect and "sales" not in [t for t, _, _ in expect]
     for query in ("sales", "sales.csv", engine.index.tables.set_index("name").loc["sales", "path"]):
         res = engine.search_unionable(query, k=5)
@@ -1429,7 +1433,7 @@ def test_a_table_split_in_a_small_lake_finds_its_parts_aligned(services_lake):
     other = {"service": "Name", "port": "Port Number", "proto": "Transport"}
     for query, same, renamed in (("net/services_part1", "net/rand_a", "net/rand_b"),
                                  ("net/svc_more", "net/rand_b", "net/rand_a")):
-        res = engine.search_unionable(engine.table(query), k=5)    # itself left out
+        res = engine.search_unionable(engine.table(query), k=5, include_own=False)
         assert {h.table for h in res[:2]} == {same, renamed}, [h.table for h in res]
         hits = {h.table: h for h in res}
         cols = list(engine.table(query).columns)

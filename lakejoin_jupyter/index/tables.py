@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..errors import QueryError
 from ..lake.read import ColumnsChangedError
+from ..lake.normalize import NULL_SPELLINGS
 
 
 @dataclass(frozen=True)
@@ -275,6 +276,9 @@ _CP1252_HIGH = [b for b in range(0x80, 0xA0) if bytes([b]).decode("cp1252", "rep
 CP1252_FIX = ("".join(chr(b) for b in _CP1252_HIGH),
               "".join(bytes([b]).decode("cp1252") for b in _CP1252_HIGH))
 _GLOB_CHARS = "\\*?[]{}"
+# blanks around a cell, as Arrow's utf8_trim_whitespace and Python's str.strip() take them
+# (Java's \s with UNICODE_CHARACTER_CLASS): a null spelling with blanks is one
+SPARK_TRIM = r"(?U)^\s+|\s+$"
 
 
 def spark_encoding(enc: str) -> str:
@@ -361,9 +365,11 @@ def spark_table(spark, table: LakeTable):
         fix = spark_charset_fix(table.encoding)
         if fix:
             df = df.select([F.translate(df[spark_quote(c)], *fix).alias(c) for c in df.columns])
-        if table.decimal_commas:        # "13,2" -> "13.2", as the build's reader reads them
-            df = df.withColumns({c: F.translate(df[spark_quote(c)], ",", ".")
-                                 for c in table.decimal_commas})
+        if table.decimal_commas:        # "13,2" -> "13.2", "n/a" missing, as the build's
+            nulls = sorted(NULL_SPELLINGS)                              # reader reads them
+            df = df.withColumns({c: F.when(F.lower(F.regexp_replace(
+                df[spark_quote(c)], SPARK_TRIM, "")).isin(nulls), None).otherwise(
+                F.translate(df[spark_quote(c)], ",", ".")) for c in table.decimal_commas})
         return df
     if table.format == "parquet":
         if not spark_reads_parquet(table):

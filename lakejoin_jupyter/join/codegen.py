@@ -14,8 +14,9 @@ identifiers.
 """
 from __future__ import annotations
 
-from ..index.tables import (LakeTable, epoch_date_sql, spark_charset_fix, spark_encoding,
-                            spark_path, spark_quote, spark_reads_parquet)
+from ..index.tables import (SPARK_TRIM, LakeTable, epoch_date_sql, spark_charset_fix,
+                            spark_encoding, spark_path, spark_quote, spark_reads_parquet)
+from ..lake.normalize import NULL_SPELLINGS
 from .plan import JoinPlan, Key, python_name
 
 
@@ -262,9 +263,9 @@ def pandas_decimal_comma_lines(table: LakeTable, var: str) -> list[str]:
         return []
     cols = list(table.decimal_commas)
     return ["# numbers written with a decimal comma ('13,2'), read as the index reads them "
-            "('13.2'; pd.read_csv(..., decimal=',') reads the same numbers)",
+            "('13.2', 'n/a' missing; pd.read_csv(..., decimal=',') reads the same numbers)",
             f"{var}[{cols!r}] = {var}[{cols!r}].apply(lambda c: c.str.replace(',', '.', "
-            f"regex=False))"]
+            f"regex=False).mask(c.str.strip().str.lower().isin({sorted(NULL_SPELLINGS)!r})))"]
 
 
 # ----------------------------------------------------------------------- PySpark
@@ -412,10 +413,12 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                       f"{fix[0]!r}, {fix[1]!r}).alias(c) for c in {var}.columns])"]
         if table.decimal_commas:
             cols = list(table.decimal_commas)
+            column = f"{var}['`' + c.replace('`', '``') + '`']"
             lines += ["# numbers written with a decimal comma ('13,2'), read as the index "
-                      "reads them ('13.2')",
-                      f"{var} = {var}.withColumns({{c: F.translate({var}['`' + c.replace('`', "
-                      f"'``') + '`'], ',', '.') for c in {cols!r}}})"]
+                      "reads them ('13.2', 'n/a' missing)",
+                      f"{var} = {var}.withColumns({{c: F.when(F.lower(F.regexp_replace("
+                      f"{column}, {SPARK_TRIM!r}, '')).isin({sorted(NULL_SPELLINGS)!r}), None)"
+                      f".otherwise(F.translate({column}, ',', '.')) for c in {cols!r}}})"]
         return lines
     if table.format == "parquet":
         if not spark_reads_parquet(table):

@@ -201,6 +201,8 @@ class UnionResult(Sequence):
         self.include_own = True
         self.options: dict = {}          # weights, min_column... given, not the defaults
         self.frame = None                # the query frame
+        self.left_out: str | None = None  # the lake table named as the query, left out
+        self.own_left_out: list = []     # the table of the query's rows (include_own=False)
 
     def __getitem__(self, i):
         return self.hits[i]
@@ -211,6 +213,13 @@ class UnionResult(Sequence):
     @property
     def empty_message(self) -> str:
         """What an empty result means (front ends show it in place of the hits)."""
+        if self.left_out:
+            return (f"No other lake table aligns with the query's columns: the query is the "
+                    f"lake table {self.left_out}, left out of its own results.")
+        if self.own_left_out:
+            return (f"No other lake table aligns with the query's columns: the table its rows "
+                    f"come from, {', '.join(self.own_left_out)}, is left out as asked "
+                    f"(include_own=False, --no-own).")
         return "No lake table aligns with the query's columns."
 
     def to_pandas(self) -> pd.DataFrame:

@@ -355,9 +355,10 @@ _THREE_DIGITS = r",[0-9]{3}\s*$"
 
 def _decimal_commas(info: TableInfo, cols: list, known: list | None = None) -> list:
     """``cols`` with the decimal-comma columns of a file not separated by commas read as
-    numbers: each such column's commas become points ("13,2" -> "13.2"), as the same
-    file written with decimal points reads (``pd.read_csv(..., decimal=",")`` reads the
-    same numbers); their names go to ``info.decimal_commas``. A column is one when every
+    numbers: each such column's commas become points ("13,2" -> "13.2") and its null
+    spellings missing (:func:`_as_numbers`), as the same file written with decimal points
+    reads (``pd.read_csv(..., decimal=",")`` reads the same numbers and NaN); their names go
+    to ``info.decimal_commas``. A column is one when every
     non-blank cell is an integer, a number with one decimal comma and no other separator,
     or a null spelling (``NULL_SPELLINGS``: "n/a", "null", "nan", ...: missing to the index
     and to :func:`typed_as_read_csv`, as an empty cell), and some cell's comma is not
@@ -374,18 +375,13 @@ def _decimal_commas(info: TableInfo, cols: list, known: list | None = None) -> l
     if known is not None:
         known = set(known)
         info.decimal_commas = [n for n in info.columns if n in known]
-        return [pc.replace_substring(c, ",", ".") if n in info.decimal_commas else c
+        return [_as_numbers(c) if n in info.decimal_commas else c
                 for n, c in zip(info.columns, cols)]
-    import pyarrow as pa
-
-    from .normalize import NULL_SPELLINGS
-    nulls = pa.array(sorted(NULL_SPELLINGS), pa.string())
     out, kept = [], []
     for name, col in zip(info.columns, cols):
         cells = col.drop_null()
         out.append(col)
-        cells = cells.filter(pc.invert(pc.is_in(pc.utf8_lower(pc.utf8_trim_whitespace(cells)),
-                                                value_set=nulls)))
+        cells = cells.filter(pc.invert(_null_spelled(cells)))
         if len(cells) == 0 or not pc.any(pc.match_substring(cells, ",")).as_py():
             continue
         comma, points, point, whole = (pc.match_substring_regex(cells, r) for r in (
@@ -401,7 +397,7 @@ def _decimal_commas(info: TableInfo, cols: list, known: list | None = None) -> l
             other = cells.filter(pc.or_(points, point))[0].as_py().strip()
             kept.append((name, example, other))
             continue
-        out[-1] = pc.replace_substring(col, ",", ".")
+        out[-1] = _as_numbers(col)
         info.decimal_commas.append(name)
     if kept:
         names = ", ".join(repr(n) for n, _, _ in kept)
@@ -412,6 +408,25 @@ def _decimal_commas(info: TableInfo, cols: list, known: list | None = None) -> l
             f"match only values written so; to join them as numbers, save the file with one "
             f"number format (decimal commas and no thousands separator, or decimal points)")
     return out
+
+
+def _null_spelled(cells):
+    """Which cells are a null spelling (``NULL_SPELLINGS``, in any case, blanks around)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .normalize import NULL_SPELLINGS
+    return pc.is_in(pc.utf8_lower(pc.utf8_trim_whitespace(cells)),
+                    value_set=pa.array(sorted(NULL_SPELLINGS), pa.string()))
+
+
+def _as_numbers(col):
+    """A decimal-comma column as numbers read: its commas points ("13,2" -> "13.2"), its
+    null spellings ("n/a", "NULL") missing, as ``pd.read_csv(..., decimal=",")`` reads them."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    col = pc.replace_substring(col, ",", ".")
+    return pc.if_else(_null_spelled(col), pa.scalar(None, pa.string()), col)
 
 
 def _csv_columns_arrow(info: TableInfo, data: bytes, width: int) -> list | None:
