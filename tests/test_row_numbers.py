@@ -4,8 +4,9 @@ A lake column of unique integers holding (nearly) every integer 1..max, such as 
 header-less first column of an R ``write.csv`` or a rank, contains any set of integers
 below its max by construction. join/preview.py ``counts_up`` tells such a column from its
 profile; it is checked here against the integers counted one by one on random columns.
-Such a column is a *number* with a warning, so ``rank="useful"`` puts a column that holds
-the query's values themselves (a code list) above it; a query's own values are read as
+Such a column is a *row number* with a warning, weighed below every other kind, so
+``rank="useful"`` puts a column that holds the query's values themselves (a code list),
+or a measure holding them, above it; a query's own values are read as
 before, and so are a sparse code list, a sequence far from 1 and integers that repeat.
 """
 import numpy as np
@@ -67,10 +68,10 @@ def _shape(values) -> dict:
 
 
 @pytest.mark.parametrize("values, keyed, paired, kind", [
-    (range(1, 1616), 1615, False, "number"),            # R's row numbers
-    (range(0, 300), 300, False, "number"),              # pandas' index written out
-    ([i for i in range(1, 401) if i % 13], 370, False, "number"),    # nearly every
-    (range(1, 1616), 1615, True, "number"),             # paired or not: unique by itself
+    (range(1, 1616), 1615, False, "row number"),            # R's row numbers
+    (range(0, 300), 300, False, "row number"),              # pandas' index written out
+    ([i for i in range(1, 401) if i % 13], 370, False, "row number"),    # nearly every
+    (range(1, 1616), 1615, True, "row number"),             # paired or not: unique by itself
     (range(1001, 1501), 500, False, "identifier"),      # a sequence far from 1
     ([4, 8, 12, 20, 24, 28, 31, 32, 36, 40, 44, 48, 50, 51, 52, 56, 60, 64, 68, 70, 72, 74,
       76, 84, 86, 90, 92, 96, 100, 104, 108, 112, 116, 120, 124, 132, 136, 140, 144, 148,
@@ -82,7 +83,7 @@ def test_row_number_kinds(values, keyed, paired, kind):
     got, warning = preview.key_kind("integer", len(values), keyed, _shape(values),
                                     paired=paired, row_numbers=True)
     assert got == kind
-    assert (warning is not None and "row number" in warning) == (kind == "number")
+    assert (warning is not None and "row number" in warning) == (kind == "row number")
     # without row_numbers (a query's values, a program's keys): read as before
     assert preview.key_kind("integer", len(values), keyed, _shape(values),
                             paired=paired)[0] == "identifier"
@@ -95,12 +96,23 @@ def test_the_warning_says_every_or_nearly_every():
     assert "nearly every integer 1..400" in preview.row_number_warning(370, 1, 400)
 
 
+def test_a_row_number_weighs_below_every_other_kind():
+    """Its full coverage ranks below a tenth of it held by an identifier, and below a
+    measure or years at equal coverage, whichever the query's kind."""
+    u = preview.usefulness
+    assert u(1.0, 1.0, "row number") == pytest.approx(0.1)
+    assert u(1.0, 1.0, "row number") < u(0.11, 1.0, "identifier")
+    for other in ("number", "year-like"):
+        for query in (None, "identifier", "number"):
+            assert u(1.0, 1.0, "row number", query) < u(1.0, 1.0, other, query)
+
+
 @pytest.mark.spark
 def test_useful_ranks_the_code_list_above_row_numbers(spark, tmp_path):
     """A query of 30 numeric country codes (all below 500): 29 of them are in the code
     list (96.7 % of the rows), all 30 in a survey's R row numbers 1..500 (100 %). The code
-    list ranks first by usefulness; the row numbers are a number with the warning, below
-    it; the code list has no warning."""
+    list ranks first by usefulness; the row numbers are a row number with the warning,
+    below it; the code list has no warning. The usefulness is 0.967 and 0.1 x 1.0."""
     from lakejoin_jupyter import open_index
     from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(7)
@@ -117,8 +129,9 @@ def test_useful_ranks_the_code_list_above_row_numbers(spark, tmp_path):
     engine = open_index(tmp_path / "lake.index")
     res = engine.search(query, "iso_num", k=5, rank="useful")
     top = [(h.table, h.key_kind, h.key_warning is None) for h in res][:2]
-    assert top == [("ref/codes", "identifier", True), ("poll/raw-responses", "number", False)]
+    assert top == [("ref/codes", "identifier", True), ("poll/raw-responses", "row number", False)]
     assert [round(h.row_coverage, 3) for h in res][:2] == [0.967, 1.0]
+    assert [round(h.usefulness, 3) for h in res][:2] == [0.967, 0.1]
     assert "row number" in res[1].key_warning and "1..500" in res[1].key_warning
     overlap = {(h.table, h.column): h.overlap for h in engine.search(query, "iso_num", k=5)}
     assert overlap[res[1].table, res[1].column] == 30 and overlap["ref/codes", "numeric"] == 29

@@ -12,8 +12,9 @@ value postings by the engine for an index built without them. Otherwise l(v) is 
 column's mean rows per value, an estimate the ``exact`` flag marks. For a composite key
 found by MATE, l(tuple) is counted by its verification (exact); otherwise it is the
 smallest of its columns' counts, exact when that is 1. The key kind (identifier, category,
-text, number, date, year-like) comes from the lake column's profile (an integer column that is a
-key of its table with another column is read as unique); a transformation's key is
+text, number, date, year-like, row number) comes from the lake column's profile (an integer
+column that is a key of its table with another column is read as unique; one of unique
+integers holding nearly every integer 1..max is a row number: :func:`counts_up`); a transformation's key is
 read from its values, their common affixes cut (:func:`values_kind`). :func:`usefulness`
 is the score of ``rank="useful"``; docs/algorithms/hits.md gives the reasons.
 """
@@ -26,11 +27,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-KEY_KINDS = ("identifier", "category", "text", "number", "date", "year-like")
-# a category weighs as an identifier: its matches are meaningful, and its fan-out discounts it
+KEY_KINDS = ("identifier", "category", "text", "number", "date", "year-like", "row number")
+# a category weighs as an identifier: its matches are meaningful, and its fan-out discounts it;
+# a row number (every integer 1..max) below all: its matches say only that the query's
+# integers are below its max
 KIND_WEIGHT = {"identifier": 1.0, "category": 1.0, "text": 0.8, "date": 0.5, "number": 0.3,
-               "year-like": 0.2}
-COINCIDENTAL_KINDS = ("number", "year-like")      # "matches are likely coincidental"
+               "year-like": 0.2, "row number": 0.1}
+COINCIDENTAL_KINDS = ("number", "year-like", "row number")   # "matches are likely coincidental"
 COINCIDENCE_WEIGHT = max(KIND_WEIGHT[k] for k in COINCIDENTAL_KINDS)
 TYPE_SHARE = 0.9          # share of distinct values that must have a shape (as the profile)
 TEXT_WORDS = 4            # mean words per value above which a string column is text
@@ -163,7 +166,7 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
     values: a package's section). ``paired``:
     the column is a key of its table with another column (a port number with its
     protocol), so its values repeat as a key's do and are read as unique.
-    ``row_numbers``: a column of unique integers that :func:`counts_up` is a number with
+    ``row_numbers``: a column of unique integers that :func:`counts_up` is a row number, with
     :func:`row_number_warning` (for a lake column's whole profile; a query's or a
     program's values may be the matched part of a range)."""
     n = max(int(n_distinct), 0)
@@ -188,7 +191,7 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
             alone = keyed_rows > 0 and n >= TYPE_SHARE * keyed_rows   # unique by itself
             if row_numbers and alone and counts_up(shape["n_numeric"], shape["num_min"],
                                                    shape["num_max"]):
-                return "number", row_number_warning(shape["n_numeric"], shape["num_min"],
+                return "row number", row_number_warning(shape["n_numeric"], shape["num_min"],
                                                     shape["num_max"])
             return "identifier", None
         if col_type == "float":
