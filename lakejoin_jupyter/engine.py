@@ -2194,11 +2194,11 @@ class Engine:
                 stats.shape(local) if stats is not None else None)
         samples = () if stats is not None else cat.samples(column_id)
         if paired:
-            return preview.key_kind(*args, samples=samples, paired=True)
-        kind = preview.key_kind(*args, samples=samples)
+            return preview.key_kind(*args, samples=samples, paired=True, row_numbers=True)
+        kind = preview.key_kind(*args, samples=samples, row_numbers=True)
         if kind[0] == "number" and cat.type[column_id] == "integer" \
                 and self._key_partners(column_id):
-            kind = preview.key_kind(*args, samples=samples, paired=True)
+            kind = preview.key_kind(*args, samples=samples, paired=True, row_numbers=True)
         kinds[column_id] = kind
         return kind
 

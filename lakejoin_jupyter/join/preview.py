@@ -12,8 +12,9 @@ value postings by the engine for an index built without them. Otherwise l(v) is 
 column's mean rows per value, an estimate the ``exact`` flag marks. For a composite key
 found by MATE, l(tuple) is counted by its verification (exact); otherwise it is the
 smallest of its columns' counts, exact when that is 1. The key kind (identifier, category,
-text, number, date, year-like) comes from the lake column's profile (an integer column that is a
-key of its table with another column is read as unique); a transformation's key is
+text, number, date, year-like, row number) comes from the lake column's profile (an integer
+column that is a key of its table with another column is read as unique; one of unique
+integers holding nearly every integer 1..max is a row number: :func:`counts_up`); a transformation's key is
 read from its values, their common affixes cut (:func:`values_kind`). :func:`usefulness`
 is the score of ``rank="useful"``; docs/algorithms/hits.md gives the reasons.
 """
@@ -26,11 +27,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-KEY_KINDS = ("identifier", "category", "text", "number", "date", "year-like")
-# a category weighs as an identifier: its matches are meaningful, and its fan-out discounts it
+KEY_KINDS = ("identifier", "category", "text", "number", "date", "year-like", "row number")
+# a category weighs as an identifier: its matches are meaningful, and its fan-out discounts it;
+# a row number (every integer 1..max) below all: its matches say only that the query's
+# integers are below its max
 KIND_WEIGHT = {"identifier": 1.0, "category": 1.0, "text": 0.8, "date": 0.5, "number": 0.3,
-               "year-like": 0.2}
-COINCIDENTAL_KINDS = ("number", "year-like")      # "matches are likely coincidental"
+               "year-like": 0.2, "row number": 0.1}
+COINCIDENTAL_KINDS = ("number", "year-like", "row number")   # "matches are likely coincidental"
 COINCIDENCE_WEIGHT = max(KIND_WEIGHT[k] for k in COINCIDENTAL_KINDS)
 TYPE_SHARE = 0.9          # share of distinct values that must have a shape (as the profile)
 TEXT_WORDS = 4            # mean words per value above which a string column is text
@@ -136,15 +139,36 @@ def tuple_counts(matched_keys, row_counts: dict, n_query_rows: int,
 
 # ----------------------------------------------------------------------- key kind
 
+def counts_up(n_numeric: float, num_min: float, num_max: float) -> bool:
+    """Whether distinct integers with this count and range (a 0 among them counted out)
+    hold at least ``TYPE_SHARE`` of the integers 1..max, none negative: a row number or a
+    rank, which contains any set of integers below its max by construction."""
+    if not (math.isfinite(num_min) and math.isfinite(num_max)) or num_min < 0 or num_max < 1:
+        return False
+    return n_numeric - (num_min == 0) >= TYPE_SHARE * num_max
+
+
+def row_number_warning(n_numeric: float, num_min: float, num_max: float) -> str:
+    """The warning of a key that :func:`counts_up`."""
+    every = "every" if n_numeric - (num_min == 0) >= num_max else "nearly every"
+    return (f"the key looks like a row number or a rank (it holds {every} integer "
+            f"1..{num_max:,.0f}): any integers up to {num_max:,.0f} are found in it, so "
+            f"matches are likely coincidental")
+
+
 def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None,
-             samples=(), paired: bool = False) -> tuple[str, str | None]:
+             samples=(), paired: bool = False,
+             row_numbers: bool = False) -> tuple[str, str | None]:
     """(kind, warning or None) of a lake key column from its profile (type, distinct
     values, rows with a value) and, when the index has them, its value shapes
     (index/joinstats.py). The warning says when the key looks like a measure, or is a
     category (a text column with at least as many rows per value, on average, as it has
     values: a package's section). ``paired``:
     the column is a key of its table with another column (a port number with its
-    protocol), so its values repeat as a key's do and are read as unique."""
+    protocol), so its values repeat as a key's do and are read as unique.
+    ``row_numbers``: a column of unique integers that :func:`counts_up` is a row number, with
+    :func:`row_number_warning` (for a lake column's whole profile; a query's or a
+    program's values may be the matched part of a range)."""
     n = max(int(n_distinct), 0)
     if shape is None:                               # old index: the profile's samples
         years = [s for s in samples if str(s).strip().isdigit() and 1600 <= int(str(s)) < 2100]
@@ -164,6 +188,11 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
         unique = paired or (keyed_rows > 0 and n >= TYPE_SHARE * keyed_rows)
         small = not (shape["num_max"] >= 1000 or shape["num_min"] <= -1000)
         if col_type == "integer" and unique and n >= 20:
+            alone = keyed_rows > 0 and n >= TYPE_SHARE * keyed_rows   # unique by itself
+            if row_numbers and alone and counts_up(shape["n_numeric"], shape["num_min"],
+                                                   shape["num_max"]):
+                return "row number", row_number_warning(shape["n_numeric"], shape["num_min"],
+                                                    shape["num_max"])
             return "identifier", None
         if col_type == "float":
             return "number", ("the key holds decimal numbers, a measure rather than an "
