@@ -2,8 +2,10 @@
 ``_Strings`` against substring tests, ``_Candidates._expand`` (every example at once)
 against a loop over bound pairs, the lazy queue of ``_Candidates`` against one heap of
 every entry (the queue's order before it was made lazy), and the fuzzy step's candidate
-pairs (distances vectorized) against the prefix filter's loop, order and values exact;
-``whole_keys`` (word runs by a pattern) against word bounds found by position."""
+pairs (distances vectorized) against the prefix filter's loop, order and values exact, and
+its skipped configurations against trying each; ``whole_keys`` (word runs by a pattern)
+against word bounds found by position; ``longest_matches`` (every suffix at once) against
+``binary_search_q`` one suffix at a time, and a pair group found either way."""
 from __future__ import annotations
 
 import heapq
@@ -15,11 +17,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin.dsl import Constant, Words
-from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, _min_overlap_fraction,
-                                                  candidate_pairs, distance, tokens)
+from lakejoin_jupyter.join.autojoin import fuzzy, pairs
+from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, TooManyPairs,
+                                                  _min_overlap_fraction, candidate_pairs,
+                                                  constrained_fuzzy_join, distance, short_code,
+                                                  tokens)
 from lakejoin_jupyter.join.autojoin.learn import (_BIG, _SEP, Example, ExampleSetLearner,
                                                   LearnSettings, _Candidates, _Strings)
-from lakejoin_jupyter.join.autojoin.pairs import _TOKEN, whole_keys
+from lakejoin_jupyter.join.autojoin.pairs import (_TOKEN, MIN_Q, ColumnValues, SuffixIndex,
+                                                  binary_search_q, find_pair_group,
+                                                  longest_matches, whole_keys)
 
 ALPHABET = "abAB-/ _1"
 words = st.text(alphabet=ALPHABET, min_size=1, max_size=9)
@@ -230,3 +237,83 @@ def test_word_runs_are_the_alphanumeric_runs():
     """The token pattern's runs are str.isalnum's, on every character up to U+FFFF."""
     for c in map(chr, range(0x10000)):
         assert bool(_TOKEN.fullmatch(c)) == c.isalnum()
+
+
+def short_code_plain(text):
+    """short_code as first written: whitespace first, then the lengths."""
+    if not text or any(c.isspace() for c in text):
+        return False
+    if len(text) <= 4:
+        return True
+    return (len(text) <= 8 and text.isalnum()
+            and any(c.isdigit() for c in text) and any(c.isalpha() for c in text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aZ1 \u00a0_-é٣", max_size=11))
+def test_short_code_as_first_written(text):
+    assert short_code(text) == short_code_plain(text)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.text("abcd ", min_size=1, max_size=10), min_size=1, max_size=12, unique=True),
+       st.lists(st.text("abcd ", min_size=1, max_size=10), min_size=1, max_size=12, unique=True),
+       st.integers(0, 60))
+def test_fuzzy_join_skips_only_configurations_over_budget(derived, keys, max_pairs):
+    """A configuration is skipped (its prefix filter not run) only when running it would
+    be over budget: the same ``tried`` as running every one."""
+    over = {}
+    for t in TOKENIZERS:
+        for d in DISTANCES:
+            try:
+                candidate_pairs(sorted(set(derived)), sorted(set(keys)), t, d, 0.5, max_pairs)
+                over[(t, d)] = False
+            except TooManyPairs:
+                over[(t, d)] = True
+    run = []
+    real = fuzzy.candidate_pairs
+
+    def recorded(derived, keys, t, d, *args):
+        run.append((t, d))
+        return real(derived, keys, t, d, *args)
+    fuzzy.candidate_pairs = recorded
+    try:
+        got = constrained_fuzzy_join(derived, keys, max_pairs=max_pairs)
+    finally:
+        fuzzy.candidate_pairs = real
+    assert all(over[c] for c in over if c not in run)
+    if got is not None:
+        assert [(t, d, s is None) for t, d, s, _c in got.tried] == \
+            [(t, d, over[(t, d)]) for t in TOKENIZERS for d in DISTANCES]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text("ab\x00\U0001f600c", min_size=1, max_size=9), min_size=0, max_size=8,
+                unique=True),
+       st.lists(st.text("abc\U0001f600", min_size=0, max_size=80), min_size=1, max_size=6))
+def test_longest_matches_equal_binary_search_q(values, probes):
+    idx = SuffixIndex(values)
+    got = longest_matches(probes, idx)
+    if got is None:         # NUL cannot be told from a row's end: probe one by one
+        assert any("\x00" in v for v in values + probes)
+        return
+    want = [[binary_search_q(v[i:i + 64], idx) for i in range(len(v) - MIN_Q + 1)]
+            for v in probes]
+    assert got == want
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text("ab-c1 ", min_size=1, max_size=12), min_size=1, max_size=12),
+       st.lists(st.text("ab-c1 ", min_size=1, max_size=12), min_size=1, max_size=12),
+       st.sampled_from([1 / 64, 1 / 4, 0.0]))
+def test_pair_group_the_same_with_matches_probed_one_by_one(src, tgt, min_score):
+    s, t = ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt)
+    fast = find_pair_group(s, t, min_score).pairs
+    real = pairs.longest_matches
+    pairs.longest_matches = lambda values, index: None
+    try:
+        s, t = ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt)
+        plain = find_pair_group(s, t, min_score).pairs
+    finally:
+        pairs.longest_matches = real
+    assert fast == plain

@@ -23,6 +23,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -52,7 +53,7 @@ def short_code(text: str) -> bool:
     ``SHORT_CODE_CHARS`` characters, or at most ``CODE_WITH_DIGITS_CHARS`` letters and
     digits with a digit? Two such codes differing in a character are different codes, so
     the fuzzy step does not match them by their shared q-grams."""
-    if not text or any(c.isspace() for c in text):
+    if not text or len(text) > CODE_WITH_DIGITS_CHARS or any(map(str.isspace, text)):
         return False
     if len(text) <= SHORT_CODE_CHARS:
         return True
@@ -87,11 +88,8 @@ def _tokenized(derived: list, keys: list, tokenizer: str, cache: dict | None):
     if hit is None:
         tc = [tokens(v, tokenizer) for v in derived]
         tk = [tokens(v, tokenizer) for v in keys]
-        freq = Counter()
-        for s in tc:
-            freq.update(s)
-        for s in tk:
-            freq.update(s)
+        freq = Counter(chain.from_iterable(tc))
+        freq.update(chain.from_iterable(tk))
         hit = (tc, tk, freq)
         if cache is not None:
             cache[tokenizer] = hit
@@ -120,8 +118,11 @@ def candidate_pairs(derived: list, keys: list, tokenizer: str, kind: str,
     key = ("ordered", tokenizer)
     ordered = cache.get(key) if cache is not None else None
     if ordered is None:
+        # (frequency, token) as one rank per token: the same order, one key lookup a token
+        rank = {x: r for r, x in enumerate(sorted(freq, key=lambda x: (freq[x], x)))}
+
         def by_frequency(sets):
-            return [sorted(s, key=lambda x: (freq[x], x)) for s in sets]
+            return [sorted(s, key=rank.__getitem__) for s in sets]
         ordered = (by_frequency(tc), by_frequency(tk))
         if cache is not None:
             cache[key] = ordered
@@ -136,7 +137,8 @@ def candidate_pairs(derived: list, keys: list, tokenizer: str, kind: str,
             index[tok].append(j)
     prefixes = [prefix(s) for s in ordered[0]]
     if max_pairs is not None:
-        work = sum(len(index.get(tok, ())) for p in prefixes for tok in p)
+        sizes = {tok: len(js) for tok, js in index.items()}
+        work = sum(map(sizes.get, chain.from_iterable(prefixes), repeat(0)))
         if work > max_pairs:
             raise TooManyPairs(f"{work:,} candidate pairs for {tokenizer} tokens (limit "
                                f"{max_pairs:,})")
@@ -317,11 +319,18 @@ def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS
     code_d = np.array([short_code(v) for v in derived], dtype=bool)
     code_k = np.array([short_code(v) for v in keys], dtype=bool)
     for t in tokenizers:
+        too_many = None     # the largest overlap fraction whose prefix filter was over budget
         for d in distances:
+            # a smaller fraction keeps longer prefixes, so at least as many pairs: over too
+            alpha = _min_overlap_fraction(d, 1.0 - max_distance)
+            if too_many is not None and alpha <= too_many:
+                tried.append((t, d, None, 0))
+                continue
             try:
                 ci, ki, dist = candidate_pairs(derived, keys, t, d, max_distance, max_pairs,
                                                cache)
             except TooManyPairs:
+                too_many = alpha if too_many is None else max(too_many, alpha)
                 tried.append((t, d, None, 0))
                 continue
             keep = (dist == 0.0) | ~(code_d[ci] & code_k[ki])   # no two codes a char apart

@@ -37,6 +37,8 @@ import zlib
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .dsl import MAP_TABLES
 
 _MONTH_NUMBER = {k: v for k, v in MAP_TABLES["month_number"].items() if not k.isdigit()}
@@ -117,6 +119,7 @@ class SuffixIndex:
         self._has: dict = {}
         self._rows: dict = {}
         self._short: dict | None = None
+        self._array = None
 
     def _short_values(self, g: str) -> tuple:
         """Ids of the values containing g, for g shorter than MIN_Q: the suffix array finds
@@ -185,6 +188,59 @@ def binary_search_q(u: str, index: SuffixIndex) -> int:
             best = max(best, _common_prefix(u, suffixes[j]))
     best = min(best, MAX_GRAM)
     return best if best >= MIN_Q else MIN_Q - 1
+
+
+def _code_rows(texts: list) -> tuple:
+    """Texts of at most MAX_GRAM characters as rows of code points (zeros after the end) and
+    their lengths; None when a text holds a NUL, which the rows could not tell from the end."""
+    if any("\x00" in t for t in texts):
+        return None
+    arr = np.array(texts, dtype=f"<U{max(max(map(len, texts), default=1), 1)}")
+    rows = arr.view(np.uint32).reshape(len(texts), -1)
+    return arr, rows, np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+
+
+_CHUNK = 8192       # probes compared with their neighbours at once
+
+
+def longest_matches(values: list, index: SuffixIndex) -> list | None:
+    """For each value, :func:`binary_search_q` of each of its suffixes of MIN_Q+ characters
+    against ``index`` (list per value, by start), for every value at once: one
+    ``searchsorted`` of all the suffixes in the index's sorted suffixes (the same order: both
+    compare code points), then the common prefix with the two neighbours of the insertion
+    point from rows of code points. None when a text holds a NUL (then probe one by one)."""
+    probes = [v[i:i + MAX_GRAM] for v in values for i in range(len(v) - MIN_Q + 1)]
+    counts = [max(len(v) - MIN_Q + 1, 0) for v in values]
+    n_t = len(index.suffixes)
+    if not probes or not n_t:
+        q = [MIN_Q - 1] * len(probes)
+    else:
+        if index._array is None:
+            index._array = _code_rows(index.suffixes) or False
+        target, mine = index._array, _code_rows(probes)
+        if target is False or mine is None:
+            return None
+        t_arr, t_rows, t_len = target
+        p_arr, p_rows, p_len = mine
+        at = np.searchsorted(t_arr, p_arr, side="left")
+        width = min(t_rows.shape[1], p_rows.shape[1])
+        best = np.zeros(len(probes), dtype=np.int64)
+        for lo in range(0, len(probes), _CHUNK):
+            a = p_rows[lo:lo + _CHUNK, :width]
+            for j in (at[lo:lo + _CHUNK] - 1, at[lo:lo + _CHUNK]):
+                ok = (j >= 0) & (j < n_t)
+                jj = np.clip(j, 0, n_t - 1)
+                differ = a != t_rows[jj, :width]
+                first = np.where(differ.any(axis=1), differ.argmax(axis=1), width)
+                common = np.minimum(np.minimum(first, p_len[lo:lo + _CHUNK]), t_len[jj])
+                best[lo:lo + _CHUNK] = np.maximum(best[lo:lo + _CHUNK], np.where(ok, common, 0))
+        best = np.minimum(best, MAX_GRAM)
+        q = np.where(best >= MIN_Q, best, MIN_Q - 1).tolist()
+    out, at = [], 0
+    for n in counts:
+        out.append(q[at:at + n])
+        at += n
+    return out
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -354,10 +410,11 @@ def _max_by_score(best: float, kept: list, score: float, item) -> float:
 
 
 def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
-                         min_score: float, extra: list = ()) -> list:
+                         min_score: float, extra: list = (), qs: list | None = None) -> list:
     """MaxByScore over the q-gram matches of one source value (Algorithm 3, lines 5-20);
     a value shorter than MIN_Q has one gram, itself. ``extra``: further (gram, target value
-    ids, score) candidates of the value (abbreviations of short target values)."""
+    ids, score) candidates of the value (abbreviations of short target values); ``qs``:
+    the value's :func:`longest_matches` in the target, when known."""
     v = source.values[vid]
     t_index, s_index = target.index, source.index
     best, best_grams = 0.0, []
@@ -384,8 +441,8 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
         whole = [RowPair(source.rows[vid], target.rows[keys[g]], g, 1.0, True)
                  for g in sorted(counts, key=len, reverse=True) if counts[g] == top]
         return whole + _one_to_one(v, vid, source, target, max(map(len, counts)),
-                                   {p.target_row for p in whole})
-    for g, rt in _longest_grams(v, t_index, MIN_Q):
+                                   {p.target_row for p in whole}, qs)
+    for g, rt in _longest_grams(v, t_index, MIN_Q, qs):
         if len(rt) * best > 1.0 or len(rt) * min_score > 1.0:
             continue       # 1/(n m) <= 1/m is already below the best score or min_score
         rs = s_index.values_with(g)
@@ -401,10 +458,20 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
     return out
 
 
-def _longest_grams(v: str, t_index, shortest: int):
+def _longest_grams(v: str, t_index, shortest: int, qs: list | None = None):
     """(gram, target values holding it) of v's longest q-gram match at each start, q at
-    least ``shortest``, each distinct gram once, from the left."""
+    least ``shortest``, each distinct gram once, from the left; ``qs``: the match length
+    at each start (:func:`longest_matches`), else found here."""
     seen = set()
+    if qs is not None:
+        for i, q in enumerate(qs[:max(len(v) - shortest + 1, 0)]):
+            if q < shortest:
+                continue
+            g = v[i:i + q]
+            if g not in seen:
+                seen.add(g)
+                yield g, t_index.values_with(g)
+        return
     for i in range(len(v) - shortest + 1):
         u = v[i:i + MAX_GRAM]
         if u[:MIN_Q] not in t_index.trigrams:
@@ -419,14 +486,14 @@ def _longest_grams(v: str, t_index, shortest: int):
 
 
 def _one_to_one(v: str, vid: int, source: ColumnValues, target: ColumnValues, longer: int,
-                skip: set) -> list:
+                skip: set, qs: list | None = None) -> list:
     """The pairs of v's 1-to-1 q-gram matches (score 1: one value on each side holds the
     gram) longer than ``longer`` characters, to target rows not in ``skip``: kept beside a
     common whole key's pair, which they are more specific than ("ssh-add" in
     "/usr/bin/ssh-add" and "SSH-ADD", beside the whole key "ssh"; deviation 42)."""
     t_index, s_index = target.index, source.index
     out, rows = [], set(skip)
-    for g, rt in _longest_grams(v, t_index, longer + 1):
+    for g, rt in _longest_grams(v, t_index, longer + 1, qs):
         if len(rt) != 1 or len(s_index.values_with(g)) != 1:
             continue
         for t in rt:
@@ -440,8 +507,10 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
                     min_score: float = 1 / 64) -> PairGroup:
     pairs, bare = [], []
     codes = _code_part_candidates(source, target)
+    qs = longest_matches(source.values, target.index)
     for vid, extra in enumerate(_abbreviation_candidates(source, target)):
-        found = best_pairs_for_value(vid, source, target, min_score, [*extra, *codes[vid]])
+        found = best_pairs_for_value(vid, source, target, min_score, [*extra, *codes[vid]],
+                                     None if qs is None else qs[vid])
         pairs.extend(found)
         if not found:
             bare.append(vid)
