@@ -215,6 +215,18 @@ def test_candidate_pairs_equal_the_loop_in_order_and_value(derived, keys, t, max
         assert got == pairs_by_loop(derived, keys, t, kind, max_distance)
 
 
+@settings(max_examples=100, deadline=None)
+@given(fuzzy_values, fuzzy_values, st.sampled_from(TOKENIZERS))
+def test_tokens_ordered_by_frequency_then_token(derived, keys, t):
+    """The prefix filter's token order (one rank per token) is (frequency, token)."""
+    cache: dict = {}
+    candidate_pairs(derived, keys, t, "jaccard", 0.5, cache=cache)
+    tc, tk = [tokens(v, t) for v in derived], [tokens(v, t) for v in keys]
+    freq = Counter(x for s in tc + tk for x in s)
+    want = tuple([sorted(s, key=lambda x: (freq[x], x)) for s in sets] for sets in (tc, tk))
+    assert cache[("ordered", t)] == want
+
+
 def whole_keys_by_position(v, keys):
     """whole_keys from its definition: v[i:j] with i at a word's start, j at a word's end."""
     n = len(v)
@@ -287,10 +299,10 @@ def test_fuzzy_join_skips_only_configurations_over_budget(derived, keys, max_pai
             [(t, d, over[(t, d)]) for t in TOKENIZERS for d in DISTANCES]
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.text("ab\x00\U0001f600c", min_size=1, max_size=9), min_size=0, max_size=8,
-                unique=True),
-       st.lists(st.text("abc\U0001f600", min_size=0, max_size=80), min_size=1, max_size=6))
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text("ab\U0001f600", min_size=1, max_size=9) | st.text("a\x00", max_size=4),
+                min_size=0, max_size=8, unique=True),
+       st.lists(st.text("ab\U0001f600", min_size=0, max_size=80), min_size=1, max_size=6))
 def test_longest_matches_equal_binary_search_q(values, probes):
     idx = SuffixIndex(values)
     got = longest_matches(probes, idx)
