@@ -113,13 +113,14 @@ class SuffixIndex:
         grams = [v[i:i + MAX_GRAM] for v in values for i in range(len(v) - MIN_Q + 1)]
         ids = [vid for vid, v in enumerate(values) for _ in range(len(v) - MIN_Q + 1)]
         order = sorted(range(len(grams)), key=grams.__getitem__)   # stable: ties by value id
-        self.suffixes = [grams[i] for i in order]
-        self.value_ids = [ids[i] for i in order]
-        self.trigrams = {s[:MIN_Q] for s in self.suffixes}
+        self.suffixes = list(map(grams.__getitem__, order))
+        self.value_ids = list(map(ids.__getitem__, order))
+        self._trigrams = None
         self._has: dict = {}
         self._rows: dict = {}
         self._short: dict | None = None
-        self._array = None
+        self._order = order
+        self._rows_of: dict = {}      # width -> the sorted suffixes as rows (longest_matches)
 
     def _short_values(self, g: str) -> tuple:
         """Ids of the values containing g, for g shorter than MIN_Q: the suffix array finds
@@ -143,6 +144,13 @@ class SuffixIndex:
 
     def __len__(self):
         return len(self.suffixes)
+
+    @property
+    def trigrams(self) -> set:
+        """The suffixes' first MIN_Q characters (made on first use)."""
+        if self._trigrams is None:
+            self._trigrams = {s[:MIN_Q] for s in self.suffixes}
+        return self._trigrams
 
     def has(self, g: str) -> bool:
         """Does any value contain g?"""
@@ -190,14 +198,34 @@ def binary_search_q(u: str, index: SuffixIndex) -> int:
     return best if best >= MIN_Q else MIN_Q - 1
 
 
-def _code_rows(texts: list) -> tuple:
-    """Texts of at most MAX_GRAM characters as rows of code points (zeros after the end) and
-    their lengths; None when a text holds a NUL, which the rows could not tell from the end."""
-    if any("\x00" in t for t in texts):
-        return None
-    arr = np.array(texts, dtype=f"<U{max(max(map(len, texts), default=1), 1)}")
-    rows = arr.view(np.uint32).reshape(len(texts), -1)
-    return arr, rows, np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+def _windows(values: list, width: int) -> tuple:
+    """The values' code points, each value followed by ``width`` zeros, as overlapping rows
+    of ``width`` (row k: the text from position k, zeros after its value's end), and the
+    position where each value starts."""
+    pad = "\x00" * width
+    codes = np.frombuffer((pad.join(values) + pad).encode("utf-32-le"), dtype=np.uint32)
+    lens = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+    starts = np.concatenate([[0], np.cumsum(lens + width)[:-1]]).astype(np.int64)
+    return np.lib.stride_tricks.sliding_window_view(codes, width), starts, lens
+
+
+def _suffix_rows(index: SuffixIndex, width: int) -> tuple:
+    """The index's sorted suffixes as rows of ``width`` code points (zeros after the end),
+    their lengths, and the same rows as strings of ``width`` (for ``searchsorted``),
+    kept per width."""
+    hit = index._rows_of.get(width)
+    if hit is None:
+        win, starts, lens = _windows(index.values, width)
+        counts = np.maximum(lens - MIN_Q + 1, 0)
+        first = np.concatenate([[0], np.cumsum(counts)[:-1]])   # each value's first gram
+        gram = np.asarray(index._order, dtype=np.int64)          # sorted -> gram number
+        vid = np.asarray(index.value_ids, dtype=np.int64)
+        at = starts[vid] + gram - first[vid]
+        rows = np.ascontiguousarray(win[at])
+        hit = (rows, np.minimum(lens[vid] - (gram - first[vid]), MAX_GRAM),
+               rows.view(f"<U{width}").ravel())
+        index._rows_of[width] = hit
+    return hit
 
 
 _CHUNK = 8192       # probes compared with their neighbours at once
@@ -205,37 +233,38 @@ _CHUNK = 8192       # probes compared with their neighbours at once
 
 def longest_matches(values: list, index: SuffixIndex) -> list | None:
     """For each value, :func:`binary_search_q` of each of its suffixes of MIN_Q+ characters
-    against ``index`` (list per value, by start), for every value at once: one
-    ``searchsorted`` of all the suffixes in the index's sorted suffixes (the same order: both
-    compare code points), then the common prefix with the two neighbours of the insertion
-    point from rows of code points. None when a text holds a NUL (then probe one by one)."""
-    probes = [v[i:i + MAX_GRAM] for v in values for i in range(len(v) - MIN_Q + 1)]
+    against ``index`` (list per value, by start), for every value at once: ``searchsorted``
+    of the suffixes (as rows of code points) in the index's sorted suffixes (the same
+    order: both compare code points), then the common prefix with the two neighbours of
+    the insertion point. None when a text holds a NUL, which a row could not tell from
+    its end (then probe one by one)."""
     counts = [max(len(v) - MIN_Q + 1, 0) for v in values]
-    n_t = len(index.suffixes)
-    if not probes or not n_t:
-        q = [MIN_Q - 1] * len(probes)
-    else:
-        if index._array is None:
-            index._array = _code_rows(index.suffixes) or False
-        target, mine = index._array, _code_rows(probes)
-        if target is False or mine is None:
-            return None
-        t_arr, t_rows, t_len = target
-        p_arr, p_rows, p_len = mine
-        at = np.searchsorted(t_arr, p_arr, side="left")
-        width = min(t_rows.shape[1], p_rows.shape[1])
-        best = np.zeros(len(probes), dtype=np.int64)
-        for lo in range(0, len(probes), _CHUNK):
-            a = p_rows[lo:lo + _CHUNK, :width]
-            for j in (at[lo:lo + _CHUNK] - 1, at[lo:lo + _CHUNK]):
-                ok = (j >= 0) & (j < n_t)
-                jj = np.clip(j, 0, n_t - 1)
-                differ = a != t_rows[jj, :width]
-                first = np.where(differ.any(axis=1), differ.argmax(axis=1), width)
-                common = np.minimum(np.minimum(first, p_len[lo:lo + _CHUNK]), t_len[jj])
-                best[lo:lo + _CHUNK] = np.maximum(best[lo:lo + _CHUNK], np.where(ok, common, 0))
-        best = np.minimum(best, MAX_GRAM)
-        q = np.where(best >= MIN_Q, best, MIN_Q - 1).tolist()
+    n_t, total = len(index.suffixes), sum(counts)
+    if not total or not n_t:
+        return [[MIN_Q - 1] * n for n in counts]
+    if any("\x00" in v for v in values) or any("\x00" in v for v in index.values):
+        return None
+    width = min(MAX_GRAM, max(max(map(len, values)), max(map(len, index.values))))
+    t_rows, t_len, t_arr = _suffix_rows(index, width)
+    win, starts, lens = _windows(values, width)
+    c = np.asarray(counts, dtype=np.int64)
+    vid = np.repeat(np.arange(len(values)), c)
+    start = np.arange(total) - np.repeat(np.cumsum(c) - c, c)      # position in its value
+    p_at = starts[vid] + start
+    p_len = np.minimum(lens[vid] - start, MAX_GRAM)
+    best = np.zeros(total, dtype=np.int64)
+    for lo in range(0, total, _CHUNK):
+        rows = np.ascontiguousarray(win[p_at[lo:lo + _CHUNK]])
+        at = np.searchsorted(t_arr, rows.view(f"<U{width}").ravel(), side="left")
+        got = best[lo:lo + _CHUNK]
+        for j in (at - 1, at):
+            ok = (j >= 0) & (j < n_t)
+            jj = np.clip(j, 0, n_t - 1)
+            differ = rows != t_rows[jj]
+            first = np.where(differ.any(axis=1), differ.argmax(axis=1), width)
+            common = np.minimum(np.minimum(first, p_len[lo:lo + _CHUNK]), t_len[jj])
+            np.maximum(got, np.where(ok, common, 0), out=got)
+    q = np.where(best >= MIN_Q, best, MIN_Q - 1).tolist()
     out, at = [], 0
     for n in counts:
         out.append(q[at:at + n])
