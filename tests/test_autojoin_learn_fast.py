@@ -227,6 +227,20 @@ def test_tokens_ordered_by_frequency_then_token(derived, keys, t):
     assert cache[("ordered", t)] == want
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aB1 -é\U0001f600", max_size=12), st.sampled_from(TOKENIZERS))
+def test_tokens_are_the_slices(text, t):
+    """tokens (q-grams from shifted copies) against the slices of the lowered text."""
+    low = text.lower()
+    if t == "word":
+        want = frozenset(_TOKEN.findall(low)) or frozenset([low])
+    else:
+        q = int(t[0])
+        want = frozenset([low]) if len(low) < q else \
+            frozenset(low[i:i + q] for i in range(len(low) - q + 1))
+    assert tokens(text, t) == want
+
+
 def whole_keys_by_position(v, keys):
     """whole_keys from its definition: v[i:j] with i at a word's start, j at a word's end."""
     n = len(v)
