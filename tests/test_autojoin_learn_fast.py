@@ -25,6 +25,7 @@ from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, TooMany
 from lakejoin_jupyter.join.autojoin.learn import (_BIG, _SEP, Example, ExampleSetLearner,
                                                   LearnSettings, _Candidates, _Strings)
 from lakejoin_jupyter.join.autojoin.pairs import (_TOKEN, MIN_Q, ColumnValues, SuffixIndex,
+                                                  _whole_words_in,
                                                   binary_search_q, find_pair_group,
                                                   longest_matches, whole_keys)
 
@@ -257,6 +258,9 @@ def test_whole_keys_from_word_bounds(v, data):
     pieces = {v[i:j] for i in range(len(v)) for j in range(i + 3, len(v) + 1)}
     keys = {k: n for n, k in enumerate(sorted(pieces)) if data.draw(st.booleans())}
     assert whole_keys(v, keys) == whole_keys_by_position(v, keys)
+    longest = max(map(len, keys), default=0)    # runs cut at the longest key: the same
+    assert whole_keys(v, keys, longest) == whole_keys_by_position(v, keys)
+    assert _whole_words_in(v, keys, longest) == _whole_words_in(v, keys)
 
 
 def test_word_runs_are_the_alphanumeric_runs():

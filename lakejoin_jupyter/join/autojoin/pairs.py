@@ -295,6 +295,14 @@ class ColumnValues:
     _glued: tuple = field(repr=False, default=None)
     _bounds: list = field(repr=False, default=None)
     _glue_read: dict = field(repr=False, default=None)
+    _longest: int = field(repr=False, default=None)
+
+    @property
+    def longest(self) -> int:
+        """The length of the column's longest value."""
+        if self._longest is None:
+            self._longest = max(map(len, self.values), default=0)
+        return self._longest
 
     @property
     def value_ids(self) -> dict:
@@ -420,11 +428,11 @@ def abbreviation_matches(v: str, short: dict, values: list) -> list:
     return list(dict.fromkeys(out))
 
 
-def whole_keys(v: str, keys: dict) -> list:
+def whole_keys(v: str, keys: dict, longest: int | None = None) -> list:
     """The target values (``keys``: folded value -> id) of 3+ characters with a letter that
     occur in v as whole words: v[i:j] with i at the start of a word (i = 0 or v[i-1] not
     alphanumeric) and j at the end of one (j = len(v) or v[j] not alphanumeric)."""
-    return [g for g in _whole_words_in(v, keys) if any(ch.isalpha() for ch in g)]
+    return [g for g in _whole_words_in(v, keys, longest) if any(ch.isalpha() for ch in g)]
 
 
 def _max_by_score(best: float, kept: list, score: float, item) -> float:
@@ -460,7 +468,7 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
     # Kentucky": Kentucky)
     # a whole key inside another whole key of v is a piece of that key, not a key of v
     # ("espn.go.com" in "sports.espn.go.com": always held by at least as many values)
-    found = whole_keys(v, keys)
+    found = whole_keys(v, keys, target.longest)
     found = [g for g in found if not any(g != h and g in h for h in found)]
     counts = {g: len(s_index.values_with(g)) for g in found}
     counts = {g: n for g, n in counts.items()
@@ -901,7 +909,7 @@ def whole_key_groups(source_columns: list, target_columns: list) -> list:
             for vid, v in enumerate(s.values):
                 if len(v) > MAX_VALUE_CHARS:
                     continue
-                found = _whole_words_in(v, keys)
+                found = _whole_words_in(v, keys, t.longest)
                 for g in found:
                     if not any(g != h and g in h for h in found):
                         pairs.append(RowPair(s.rows[vid], t.rows[keys[g]], g, 1.0, True))
@@ -915,13 +923,20 @@ def whole_key_groups(source_columns: list, target_columns: list) -> list:
     return groups
 
 
-def _whole_words_in(v: str, keys: dict) -> list:
+def _whole_words_in(v: str, keys: dict, longest: int | None = None) -> list:
     """The keys (folded value -> id) of 3+ characters that are whole words of v (see
-    :func:`whole_keys`), letters or not."""
+    :func:`whole_keys`), letters or not; ``longest``: no key is longer (the runs of words
+    from a start stop there)."""
     words = [m.span() for m in _TOKEN.finditer(v)]     # runs of letters and digits
-    return list(dict.fromkeys(v[i:j] for a, (i, _end) in enumerate(words)
-                              for _start, j in words[a:]   # the words ending after i
-                              if j - i >= MIN_Q and v[i:j] in keys))
+    longest = len(v) if longest is None else longest
+    out = []
+    for a, (i, _end) in enumerate(words):
+        for _start, j in words[a:]:                      # the words ending after i
+            if j - i > longest:
+                break
+            if j - i >= MIN_Q and v[i:j] in keys:
+                out.append(v[i:j])
+    return list(dict.fromkeys(out))
 
 
 MAX_COMBINED = 3     # source columns whose matches a row's combined evidence intersects
