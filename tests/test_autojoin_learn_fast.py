@@ -11,6 +11,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import re
 from collections import Counter
 
 from hypothesis import given, settings
@@ -22,8 +23,10 @@ from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, TooMany
                                                   _min_overlap_fraction, candidate_pairs,
                                                   constrained_fuzzy_join, distance, short_code,
                                                   tokens)
+from lakejoin_jupyter.join.autojoin.dsl import CASINGS, _case, split_words
 from lakejoin_jupyter.join.autojoin.learn import (_BIG, _SEP, Example, ExampleSetLearner,
-                                                  LearnSettings, _Candidates, _Strings)
+                                                  LearnSettings, _adjacent_in, _Candidates,
+                                                  _Strings, _word_forms)
 from lakejoin_jupyter.join.autojoin.pairs import (_TOKEN, MIN_Q, ColumnValues, SuffixIndex,
                                                   _whole_words_in,
                                                   binary_search_q, find_pair_group,
@@ -347,3 +350,36 @@ def test_pair_group_the_same_with_matches_probed_one_by_one(src, tgt, min_score)
     finally:
         pairs.longest_matches = real
     assert fast == plain
+
+
+def word_forms_plain(v, o):
+    """_word_forms without its shortcut: every separator and casing tried with every
+    joiner."""
+    seps = sorted({ch for ch in v if not ch.isalnum() and not ch.isspace()})
+    titled = [t for t in ((sep, [w.title() for w in v.split(sep)]) for sep in seps)
+              if len(t[1]) > 1]
+    camel = split_words(v, "") if re.search(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]", v) else None
+    if not titled and camel is None:
+        return ()
+    joiners = sorted({ch for ch in o if not ch.isalnum()})
+    found = []
+    for sep, words in titled:
+        for joiner in [""] + joiners:
+            if joiner != sep and _adjacent_in(words, joiner, o) and \
+                    joiner.join(words) not in {_case(v.replace(sep, joiner), c)
+                                               for c in CASINGS}:
+                found.append((sep, "title", joiner))
+    if camel is not None and joiners:
+        for casing in CASINGS:
+            cased = [_case(w, casing) for w in camel]
+            found += [("", casing, j) for j in joiners if _adjacent_in(cased, j, o)]
+    if found and any(_case(v, c) in o for c in CASINGS):
+        found = []
+    return tuple(found)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="aBk_-. ", min_size=1, max_size=12),
+       st.text(alphabet="aAbBkK_-. ", max_size=16))
+def test_word_forms_as_without_the_shortcut(v, o):
+    assert _word_forms(v, o, {}) == word_forms_plain(v, o)
