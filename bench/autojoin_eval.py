@@ -364,8 +364,7 @@ FRESH36_CASES = {
 
 # Thirty-seventh fresh validation (bench/autojoin_make_cases.py DOWNLOADS OUT --fresh37),
 # unseen: from Debian's GAP, Octave and PARI/GP packages (section math) that no earlier set
-# named or read, built apart from the learner and committed before any learner ran on them;
-# run once clean (main at 1dd00a1), development since:
+# named or read, built apart from the learner and committed before any learner ran on them:
 FRESH37_CASES = {
     "debian_octave_packages_folders", "octave_arduino_index_files", "octave_bim_index_files",
     "octave_matgeom_index_files", "ctbllib_tables_gap_calls", "tomlib_tables_gap_calls",
@@ -505,7 +504,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh37", "fresh37 (clean for main at 1dd00a1; development since)"),
+    ("fresh37", "fresh37 validation (never tuned on)"),
     ("fresh36", "fresh36 (clean for main at 1802b30; development since)"),
     ("fresh35", "fresh35 (clean for main at c0f13e8; development since)"),
     ("fresh34", "fresh34 (clean for round 31; development since)"),
