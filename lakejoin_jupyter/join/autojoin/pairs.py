@@ -5,8 +5,7 @@ is probed: for every suffix u of v, BinarySearchQ finds the longest prefix g of 
 that still occurs in C_t (Prop. 4.4.2), and the pair (v's row, each target row holding g)
 scores 1/(n*m), n and m being the numbers of distinct values of C_s and C_t containing g.
 Per v all tied best pairs are kept (MaxByScore); pairs are grouped by column pair and
-sorted by score. QueryIndex is a suffix array per column (binary search, cached; a
-column's probes at once: ``longest_matches``).
+sorted by score. QueryIndex is a suffix array per column (binary search, cached).
 
 Note:
     Choices the thesis leaves open (why: docs/algorithms/autojoin.md): case-insensitive
