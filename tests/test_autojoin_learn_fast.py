@@ -383,3 +383,10 @@ def word_forms_plain(v, o):
        st.text(alphabet="aAbBkK_-. ", max_size=16))
 def test_word_forms_as_without_the_shortcut(v, o):
     assert _word_forms(v, o, {}) == word_forms_plain(v, o)
+
+
+def test_longest_matches_leave_a_large_index_to_the_plain_probes(monkeypatch):
+    idx = SuffixIndex(["abcdef", "bcdxyz"])
+    assert longest_matches(["xbcdx"], idx) == [[2, 4, 3]]     # "bcdx", "cdx" of "bcdxyz"
+    monkeypatch.setattr(pairs, "MAX_ROW_CELLS", 8)       # 8 suffixes of 6 code points
+    assert longest_matches(["xbcdx"], idx) is None

@@ -229,6 +229,7 @@ def _suffix_rows(index: SuffixIndex, width: int) -> tuple:
 
 
 _CHUNK = 8192       # probes compared with their neighbours at once
+MAX_ROW_CELLS = 1 << 24     # code points of an index's suffixes kept as rows (64 MB)
 
 
 def longest_matches(values: list, index: SuffixIndex) -> list | None:
@@ -237,7 +238,8 @@ def longest_matches(values: list, index: SuffixIndex) -> list | None:
     of the suffixes (as rows of code points) in the index's sorted suffixes (the same
     order: both compare code points), then the common prefix with the two neighbours of
     the insertion point. None when a text holds a NUL, which a row could not tell from
-    its end (then probe one by one)."""
+    its end, or when the index's rows would exceed ``MAX_ROW_CELLS`` (then probe one by
+    one)."""
     counts = [max(len(v) - MIN_Q + 1, 0) for v in values]
     n_t, total = len(index.suffixes), sum(counts)
     if not total or not n_t:
@@ -245,6 +247,8 @@ def longest_matches(values: list, index: SuffixIndex) -> list | None:
     if any("\x00" in v for v in values) or any("\x00" in v for v in index.values):
         return None
     width = min(MAX_GRAM, max(max(map(len, values)), max(map(len, index.values))))
+    if n_t * width > MAX_ROW_CELLS:
+        return None             # the rows would take too much memory: probe one by one
     t_rows, t_len, t_arr = _suffix_rows(index, width)
     win, starts, lens = _windows(values, width)
     c = np.asarray(counts, dtype=np.int64)
