@@ -2,24 +2,35 @@
 ``_Strings`` against substring tests, ``_Candidates._expand`` (every example at once)
 against a loop over bound pairs, the lazy queue of ``_Candidates`` against one heap of
 every entry (the queue's order before it was made lazy), and the fuzzy step's candidate
-pairs (distances vectorized) against the prefix filter's loop, order and values exact;
-``whole_keys`` (word runs by a pattern) against word bounds found by position."""
+pairs (distances vectorized) against the prefix filter's loop, order and values exact, and
+its skipped configurations against trying each; ``whole_keys`` (word runs by a pattern)
+against word bounds found by position; ``longest_matches`` (every suffix at once) against
+``binary_search_q`` one suffix at a time, and a pair group found either way."""
 from __future__ import annotations
 
 import heapq
 import itertools
 import math
+import re
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin.dsl import Constant, Words
-from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, _min_overlap_fraction,
-                                                  candidate_pairs, distance, tokens)
+from lakejoin_jupyter.join.autojoin import fuzzy, pairs
+from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, TooManyPairs,
+                                                  _min_overlap_fraction, candidate_pairs,
+                                                  constrained_fuzzy_join, distance, short_code,
+                                                  tokens)
+from lakejoin_jupyter.join.autojoin.dsl import CASINGS, _case, split_words
 from lakejoin_jupyter.join.autojoin.learn import (_BIG, _SEP, Example, ExampleSetLearner,
-                                                  LearnSettings, _Candidates, _Strings)
-from lakejoin_jupyter.join.autojoin.pairs import _TOKEN, whole_keys
+                                                  LearnSettings, _adjacent_in, _Candidates,
+                                                  _Strings, _word_forms)
+from lakejoin_jupyter.join.autojoin.pairs import (_TOKEN, MIN_Q, ColumnValues, SuffixIndex,
+                                                  _whole_words_in,
+                                                  binary_search_q, find_pair_group,
+                                                  longest_matches, whole_keys)
 
 ALPHABET = "abAB-/ _1"
 words = st.text(alphabet=ALPHABET, min_size=1, max_size=9)
@@ -208,6 +219,32 @@ def test_candidate_pairs_equal_the_loop_in_order_and_value(derived, keys, t, max
         assert got == pairs_by_loop(derived, keys, t, kind, max_distance)
 
 
+@settings(max_examples=100, deadline=None)
+@given(fuzzy_values, fuzzy_values, st.sampled_from(TOKENIZERS))
+def test_tokens_ordered_by_frequency_then_token(derived, keys, t):
+    """The prefix filter's token order (one rank per token) is (frequency, token)."""
+    cache: dict = {}
+    candidate_pairs(derived, keys, t, "jaccard", 0.5, cache=cache)
+    tc, tk = [tokens(v, t) for v in derived], [tokens(v, t) for v in keys]
+    freq = Counter(x for s in tc + tk for x in s)
+    want = tuple([sorted(s, key=lambda x: (freq[x], x)) for s in sets] for sets in (tc, tk))
+    assert cache[("ordered", t)] == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aB1 -é\U0001f600", max_size=12), st.sampled_from(TOKENIZERS))
+def test_tokens_are_the_slices(text, t):
+    """tokens (q-grams from shifted copies) against the slices of the lowered text."""
+    low = text.lower()
+    if t == "word":
+        want = frozenset(_TOKEN.findall(low)) or frozenset([low])
+    else:
+        q = int(t[0])
+        want = frozenset([low]) if len(low) < q else \
+            frozenset(low[i:i + q] for i in range(len(low) - q + 1))
+    assert tokens(text, t) == want
+
+
 def whole_keys_by_position(v, keys):
     """whole_keys from its definition: v[i:j] with i at a word's start, j at a word's end."""
     n = len(v)
@@ -224,9 +261,132 @@ def test_whole_keys_from_word_bounds(v, data):
     pieces = {v[i:j] for i in range(len(v)) for j in range(i + 3, len(v) + 1)}
     keys = {k: n for n, k in enumerate(sorted(pieces)) if data.draw(st.booleans())}
     assert whole_keys(v, keys) == whole_keys_by_position(v, keys)
+    longest = max(map(len, keys), default=0)    # runs cut at the longest key: the same
+    assert whole_keys(v, keys, longest) == whole_keys_by_position(v, keys)
+    assert _whole_words_in(v, keys, longest) == _whole_words_in(v, keys)
 
 
 def test_word_runs_are_the_alphanumeric_runs():
     """The token pattern's runs are str.isalnum's, on every character up to U+FFFF."""
     for c in map(chr, range(0x10000)):
         assert bool(_TOKEN.fullmatch(c)) == c.isalnum()
+
+
+def short_code_plain(text):
+    """short_code as first written: whitespace first, then the lengths."""
+    if not text or any(c.isspace() for c in text):
+        return False
+    if len(text) <= 4:
+        return True
+    return (len(text) <= 8 and text.isalnum()
+            and any(c.isdigit() for c in text) and any(c.isalpha() for c in text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aZ1 \u00a0_-é٣", max_size=11))
+def test_short_code_as_first_written(text):
+    assert short_code(text) == short_code_plain(text)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.text("abcd ", min_size=1, max_size=10), min_size=1, max_size=12, unique=True),
+       st.lists(st.text("abcd ", min_size=1, max_size=10), min_size=1, max_size=12, unique=True),
+       st.integers(0, 60))
+def test_fuzzy_join_skips_only_configurations_over_budget(derived, keys, max_pairs):
+    """A configuration is skipped (its prefix filter not run) only when running it would
+    be over budget: the same ``tried`` as running every one."""
+    over = {}
+    for t in TOKENIZERS:
+        for d in DISTANCES:
+            try:
+                candidate_pairs(sorted(set(derived)), sorted(set(keys)), t, d, 0.5, max_pairs)
+                over[(t, d)] = False
+            except TooManyPairs:
+                over[(t, d)] = True
+    run = []
+    real = fuzzy.candidate_pairs
+
+    def recorded(derived, keys, t, d, *args):
+        run.append((t, d))
+        return real(derived, keys, t, d, *args)
+    fuzzy.candidate_pairs = recorded
+    try:
+        got = constrained_fuzzy_join(derived, keys, max_pairs=max_pairs)
+    finally:
+        fuzzy.candidate_pairs = real
+    assert all(over[c] for c in over if c not in run)
+    if got is not None:
+        assert [(t, d, s is None) for t, d, s, _c in got.tried] == \
+            [(t, d, over[(t, d)]) for t in TOKENIZERS for d in DISTANCES]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text("ab\U0001f600", min_size=1, max_size=9) | st.text("a\x00", max_size=4),
+                min_size=0, max_size=8, unique=True),
+       st.lists(st.text("ab\U0001f600", min_size=0, max_size=80), min_size=1, max_size=6))
+def test_longest_matches_equal_binary_search_q(values, probes):
+    idx = SuffixIndex(values)
+    got = longest_matches(probes, idx)
+    if got is None:         # NUL cannot be told from a row's end: probe one by one
+        assert any("\x00" in v for v in values + probes)
+        return
+    want = [[binary_search_q(v[i:i + 64], idx) for i in range(len(v) - MIN_Q + 1)]
+            for v in probes]
+    assert got == want
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text("ab-c1 ", min_size=1, max_size=12), min_size=1, max_size=12),
+       st.lists(st.text("ab-c1 ", min_size=1, max_size=12), min_size=1, max_size=12),
+       st.sampled_from([1 / 64, 1 / 4, 0.0]))
+def test_pair_group_the_same_with_matches_probed_one_by_one(src, tgt, min_score):
+    s, t = ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt)
+    fast = find_pair_group(s, t, min_score).pairs
+    real = pairs.longest_matches
+    pairs.longest_matches = lambda values, index: None
+    try:
+        s, t = ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt)
+        plain = find_pair_group(s, t, min_score).pairs
+    finally:
+        pairs.longest_matches = real
+    assert fast == plain
+
+
+def word_forms_plain(v, o):
+    """_word_forms without its shortcut: every separator and casing tried with every
+    joiner."""
+    seps = sorted({ch for ch in v if not ch.isalnum() and not ch.isspace()})
+    titled = [t for t in ((sep, [w.title() for w in v.split(sep)]) for sep in seps)
+              if len(t[1]) > 1]
+    camel = split_words(v, "") if re.search(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]", v) else None
+    if not titled and camel is None:
+        return ()
+    joiners = sorted({ch for ch in o if not ch.isalnum()})
+    found = []
+    for sep, words in titled:
+        for joiner in [""] + joiners:
+            if joiner != sep and _adjacent_in(words, joiner, o) and \
+                    joiner.join(words) not in {_case(v.replace(sep, joiner), c)
+                                               for c in CASINGS}:
+                found.append((sep, "title", joiner))
+    if camel is not None and joiners:
+        for casing in CASINGS:
+            cased = [_case(w, casing) for w in camel]
+            found += [("", casing, j) for j in joiners if _adjacent_in(cased, j, o)]
+    if found and any(_case(v, c) in o for c in CASINGS):
+        found = []
+    return tuple(found)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="aBk_-. ", min_size=1, max_size=12),
+       st.text(alphabet="aAbBkK_-. ", max_size=16))
+def test_word_forms_as_without_the_shortcut(v, o):
+    assert _word_forms(v, o, {}) == word_forms_plain(v, o)
+
+
+def test_longest_matches_leave_a_large_index_to_the_plain_probes(monkeypatch):
+    idx = SuffixIndex(["abcdef", "bcdxyz"])
+    assert longest_matches(["xbcdx"], idx) == [[2, 4, 3]]     # "bcdx", "cdx" of "bcdxyz"
+    monkeypatch.setattr(pairs, "MAX_ROW_CELLS", 8)       # 8 suffixes of 6 code points
+    assert longest_matches(["xbcdx"], idx) is None

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 
@@ -40,6 +41,10 @@ def tokens(text: str, tokenizer: str) -> frozenset:
     q = int(tokenizer[0])
     if len(t) < q:
         return frozenset([t])
+    if q == 2:          # the q-grams by pairing shifted copies (the same set, in C)
+        return frozenset(map(str.__add__, t, t[1:]))
+    if q == 3:
+        return frozenset(map(str.__add__, map(str.__add__, t, t[1:]), t[2:]))
     return frozenset(t[i:i + q] for i in range(len(t) - q + 1))
 
 
@@ -52,7 +57,7 @@ def short_code(text: str) -> bool:
     ``SHORT_CODE_CHARS`` characters, or at most ``CODE_WITH_DIGITS_CHARS`` letters and
     digits with a digit? Two such codes differing in a character are different codes, so
     the fuzzy step does not match them by their shared q-grams."""
-    if not text or any(c.isspace() for c in text):
+    if not text or len(text) > CODE_WITH_DIGITS_CHARS or any(map(str.isspace, text)):
         return False
     if len(text) <= SHORT_CODE_CHARS:
         return True
@@ -87,11 +92,8 @@ def _tokenized(derived: list, keys: list, tokenizer: str, cache: dict | None):
     if hit is None:
         tc = [tokens(v, tokenizer) for v in derived]
         tk = [tokens(v, tokenizer) for v in keys]
-        freq = Counter()
-        for s in tc:
-            freq.update(s)
-        for s in tk:
-            freq.update(s)
+        freq = Counter(chain.from_iterable(tc))
+        freq.update(chain.from_iterable(tk))
         hit = (tc, tk, freq)
         if cache is not None:
             cache[tokenizer] = hit
@@ -116,47 +118,63 @@ def candidate_pairs(derived: list, keys: list, tokenizer: str, kind: str,
     share a token among the first |x| - ceil(alpha |x|) + 1 tokens of each."""
     tc, tk, freq = _tokenized(derived, keys, tokenizer, cache)
     alpha = _min_overlap_fraction(kind, 1.0 - max_distance)
-    # each set's tokens by ascending frequency, the same for every distance (cached)
+    # each set's tokens by ascending frequency, the same for every distance (cached), and
+    # flat: (token rank, set number, place in the set) per token of every set
     key = ("ordered", tokenizer)
     ordered = cache.get(key) if cache is not None else None
-    if ordered is None:
+    flat = cache.get(("flat", tokenizer)) if cache is not None else None
+    if ordered is None or flat is None:
+        # (frequency, token) as one rank per token: the same order, one key lookup a token
+        rank = {x: r for r, x in enumerate(sorted(freq, key=lambda x: (freq[x], x)))}
+
         def by_frequency(sets):
-            return [sorted(s, key=lambda x: (freq[x], x)) for s in sets]
+            return [sorted(s, key=rank.__getitem__) for s in sets]
+
+        def flattened(sets):
+            lens = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
+            toks = np.fromiter(map(rank.__getitem__, chain.from_iterable(sets)),
+                               dtype=np.int64, count=int(lens.sum()))
+            owner = np.repeat(np.arange(len(sets)), lens)
+            place = np.arange(len(toks)) - np.repeat(np.cumsum(lens) - lens, lens)
+            return toks, owner, place, lens
         ordered = (by_frequency(tc), by_frequency(tk))
+        flat = (flattened(ordered[0]), flattened(ordered[1]), len(rank))
         if cache is not None:
             cache[key] = ordered
+            cache[("flat", tokenizer)] = flat
+    (c_tok, c_own, c_place, c_len), (k_tok, k_own, k_place, k_len), n_tokens = flat
 
-    def prefix(toks):
-        p = len(toks) - math.ceil(alpha * len(toks) - 1e-9) + 1
-        return toks[:max(p, 1)]
+    def prefix(toks, owner, place, lens):
+        """The tokens of each set's prefix (its first max(|x| - ceil(alpha |x|) + 1, 1)),
+        in order, with their sets."""
+        p = np.maximum(lens - np.ceil(alpha * lens - 1e-9).astype(np.int64) + 1, 1)
+        m = place < p[owner]
+        return toks[m], owner[m]
 
-    index = defaultdict(list)
-    for j, s in enumerate(ordered[1]):
-        for tok in prefix(s):
-            index[tok].append(j)
-    prefixes = [prefix(s) for s in ordered[0]]
-    if max_pairs is not None:
-        work = sum(len(index.get(tok, ())) for p in prefixes for tok in p)
-        if work > max_pairs:
-            raise TooManyPairs(f"{work:,} candidate pairs for {tokenizer} tokens (limit "
-                               f"{max_pairs:,})")
+    # the keys' prefix tokens as an index: token -> the keys holding it, ascending
+    kt, kj = prefix(k_tok, k_own, k_place, k_len)
+    by_token = np.argsort(kt, kind="stable")
+    kj = kj[by_token]
+    size = np.bincount(kt, minlength=n_tokens)
+    start = np.concatenate([[0], np.cumsum(size)[:-1]])
+    ct, cown = prefix(c_tok, c_own, c_place, c_len)
+    counts = size[ct]
+    work = int(counts.sum())
+    if max_pairs is not None and work > max_pairs:
+        raise TooManyPairs(f"{work:,} candidate pairs for {tokenizer} tokens (limit "
+                           f"{max_pairs:,})")
     # the pairs in the filter's order (by derived value, then as its prefix tokens list
     # the keys), each once; their distances from token-set intersections, vectorized
-    ci, ki = [], []
-    for i, p in enumerate(prefixes):
-        for tok in p:
-            js = index.get(tok)
-            if js:
-                ki += js
-                ci += [i] * len(js)
-    if not ci:
+    ci = np.repeat(cown, counts)
+    ki = kj[np.repeat(start[ct], counts)
+            + (np.arange(work) - np.repeat(np.cumsum(counts) - counts, counts))]
+    if not work:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty.copy(), np.zeros(0, dtype=np.float64)
-    ci, ki = np.asarray(ci, dtype=np.int64), np.asarray(ki, dtype=np.int64)
     _, first = np.unique(ci * len(keys) + ki, return_index=True)
     first.sort()
     ci, ki = ci[first], ki[first]
-    C, K, nc, nk, same = _token_matrices(derived, keys, tokenizer, tc, tk, cache)
+    C, K, nc, nk, same = _token_matrices(derived, keys, tokenizer, flat, cache)
     inter = np.concatenate([np.asarray(C[ci[a:a + _CHUNK]].multiply(K[ki[a:a + _CHUNK]])
                                        .sum(axis=1)).ravel()
                             for a in range(0, len(ci), _CHUNK)])
@@ -169,27 +187,23 @@ def candidate_pairs(derived: list, keys: list, tokenizer: str, kind: str,
 _CHUNK = 65536      # candidate pairs whose intersections are computed at once
 
 
-def _token_matrices(derived: list, keys: list, tokenizer: str, tc: list, tk: list,
+def _token_matrices(derived: list, keys: list, tokenizer: str, flat: tuple,
                     cache: dict | None):
-    """The derived values' and keys' token sets as 0/1 sparse rows over one vocabulary,
-    their sizes, and for each derived value the index of the key equal to it (-1: none);
-    cached per tokenizer."""
+    """The derived values' and keys' token sets as 0/1 sparse rows over one vocabulary (the
+    tokens' ranks of ``flat``, :func:`candidate_pairs`), their sizes, and for each derived
+    value the index of the key equal to it (-1: none); cached per tokenizer."""
     hit = cache.get(("matrices", tokenizer)) if cache is not None else None
     if hit is None:
         from scipy import sparse
-        vocab: dict = {}
-        for s in tc + tk:
-            for t in s:
-                vocab.setdefault(t, len(vocab))
+        (c_tok, _o, _p, c_len), (k_tok, _o2, _p2, k_len), n_tokens = flat
 
-        def matrix(sets):
-            cols = [vocab[t] for s in sets for t in s]
-            ptr = np.cumsum([0] + [len(s) for s in sets])
-            return sparse.csr_matrix((np.ones(len(cols)), cols, ptr),
-                                     shape=(len(sets), len(vocab)))
+        def matrix(toks, lens):
+            ptr = np.concatenate([[0], np.cumsum(lens)])
+            return sparse.csr_matrix((np.ones(len(toks)), toks, ptr),
+                                     shape=(len(lens), n_tokens))
         at = {v: j for j, v in enumerate(keys)}
-        hit = (matrix(tc), matrix(tk), np.array([len(s) for s in tc], dtype=np.float64),
-               np.array([len(s) for s in tk], dtype=np.float64),
+        hit = (matrix(c_tok, c_len), matrix(k_tok, k_len), c_len.astype(np.float64),
+               k_len.astype(np.float64),
                np.array([at.get(v, -1) for v in derived], dtype=np.int64))
         if cache is not None:
             cache[("matrices", tokenizer)] = hit
@@ -317,11 +331,18 @@ def constrained_fuzzy_join(derived_values, target_keys, *, tokenizers=TOKENIZERS
     code_d = np.array([short_code(v) for v in derived], dtype=bool)
     code_k = np.array([short_code(v) for v in keys], dtype=bool)
     for t in tokenizers:
+        too_many = None     # the largest overlap fraction whose prefix filter was over budget
         for d in distances:
+            # a smaller fraction keeps longer prefixes, so at least as many pairs: over too
+            alpha = _min_overlap_fraction(d, 1.0 - max_distance)
+            if too_many is not None and alpha <= too_many:
+                tried.append((t, d, None, 0))
+                continue
             try:
                 ci, ki, dist = candidate_pairs(derived, keys, t, d, max_distance, max_pairs,
                                                cache)
             except TooManyPairs:
+                too_many = alpha if too_many is None else max(too_many, alpha)
                 tried.append((t, d, None, 0))
                 continue
             keep = (dist == 0.0) | ~(code_d[ci] & code_k[ki])   # no two codes a char apart

@@ -31,6 +31,7 @@ Note:
 """
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import random
@@ -422,6 +423,8 @@ def _word_forms(v: str, o: str, cache: dict) -> tuple:
         joiners = cache[("wjoin", o)] = sorted({ch for ch in o if not ch.isalnum()})
     found = []
     for sep, words in titled:
+        if not any(w and w in o for w in words):
+            continue            # two adjacent words joined in o hold a word in o
         for joiner in [""] + joiners:
             if joiner != sep and _adjacent_in(words, joiner, o) and \
                     joiner.join(words) not in {_case(v.replace(sep, joiner), c)
@@ -430,7 +433,8 @@ def _word_forms(v: str, o: str, cache: dict) -> tuple:
     if camel is not None and joiners:
         for casing in CASINGS:
             cased = [_case(w, casing) for w in camel]
-            found += [("", casing, j) for j in joiners if _adjacent_in(cased, j, o)]
+            if any(w and w in o for w in cased):
+                found += [("", casing, j) for j in joiners if _adjacent_in(cased, j, o)]
     if found and any(_case(v, c) in o for c in CASINGS):
         found = []
     hit = cache[key] = tuple(found)
@@ -449,7 +453,7 @@ def trimmed_operands(ops: list, outputs: Sequence[str]) -> list:
     seen = {vals for _node, vals in ops}
     out = []
     for node, vals in ops:
-        tv = tuple(normalize_space(v) for v in vals)
+        tv = tuple(map(normalize_space, vals))
         if tv in seen or not all(tv):
             continue
         if any(t != v and t.lower() in o.lower() and v.lower() not in o.lower()
@@ -529,6 +533,9 @@ def padded_operands(ops: list, outputs: Sequence[str]) -> list:
     return out
 
 
+_mapped = functools.lru_cache(maxsize=1 << 16)(map_value)     # a value through a Map table
+
+
 def mapped_operands(ops: list, outputs: Sequence[str]) -> list:
     """Operands read through ``Map(table)`` (a fixed equivalence: a number without its
     zeros, a month's number or name, a US state's code or name). One is kept when every
@@ -541,7 +548,7 @@ def mapped_operands(ops: list, outputs: Sequence[str]) -> list:
         for table in MAPS:
             mv = []
             for v, o in zip(vals, lowered):
-                m = map_value(v, table)
+                m = _mapped(v, table)
                 if m is None or m.lower()[:3] not in o:
                     break
                 mv.append(m)
@@ -953,8 +960,9 @@ class ExampleSetLearner:
                 if f is None:
                     f = cc[v] = tuple(_case(v, casing) for casing in CASINGS)
                 forms.append(f)
+            by_casing = list(zip(*forms))           # per casing, the values so cased
             for c, casing in enumerate(CASINGS):    # each operand as it is, then cased
-                cv = vals if c == 0 else tuple(f[c] for f in forms)
+                cv = vals if c == 0 else by_casing[c]
                 if cv in seen:
                     continue
                 seen.add(cv)

@@ -37,6 +37,8 @@ import zlib
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .dsl import MAP_TABLES
 
 _MONTH_NUMBER = {k: v for k, v in MAP_TABLES["month_number"].items() if not k.isdigit()}
@@ -111,12 +113,14 @@ class SuffixIndex:
         grams = [v[i:i + MAX_GRAM] for v in values for i in range(len(v) - MIN_Q + 1)]
         ids = [vid for vid, v in enumerate(values) for _ in range(len(v) - MIN_Q + 1)]
         order = sorted(range(len(grams)), key=grams.__getitem__)   # stable: ties by value id
-        self.suffixes = [grams[i] for i in order]
-        self.value_ids = [ids[i] for i in order]
-        self.trigrams = {s[:MIN_Q] for s in self.suffixes}
+        self.suffixes = list(map(grams.__getitem__, order))
+        self.value_ids = list(map(ids.__getitem__, order))
+        self._trigrams = None
         self._has: dict = {}
         self._rows: dict = {}
         self._short: dict | None = None
+        self._order = order
+        self._rows_of: dict = {}      # width -> the sorted suffixes as rows (longest_matches)
 
     def _short_values(self, g: str) -> tuple:
         """Ids of the values containing g, for g shorter than MIN_Q: the suffix array finds
@@ -140,6 +144,13 @@ class SuffixIndex:
 
     def __len__(self):
         return len(self.suffixes)
+
+    @property
+    def trigrams(self) -> set:
+        """The suffixes' first MIN_Q characters (made on first use)."""
+        if self._trigrams is None:
+            self._trigrams = {s[:MIN_Q] for s in self.suffixes}
+        return self._trigrams
 
     def has(self, g: str) -> bool:
         """Does any value contain g?"""
@@ -187,6 +198,84 @@ def binary_search_q(u: str, index: SuffixIndex) -> int:
     return best if best >= MIN_Q else MIN_Q - 1
 
 
+def _windows(values: list, width: int) -> tuple:
+    """The values' code points, each value followed by ``width`` zeros, as overlapping rows
+    of ``width`` (row k: the text from position k, zeros after its value's end), and the
+    position where each value starts."""
+    pad = "\x00" * width
+    codes = np.frombuffer((pad.join(values) + pad).encode("utf-32-le"), dtype=np.uint32)
+    lens = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+    starts = np.concatenate([[0], np.cumsum(lens + width)[:-1]]).astype(np.int64)
+    return np.lib.stride_tricks.sliding_window_view(codes, width), starts, lens
+
+
+def _suffix_rows(index: SuffixIndex, width: int) -> tuple:
+    """The index's sorted suffixes as rows of ``width`` code points (zeros after the end),
+    their lengths, and the same rows as strings of ``width`` (for ``searchsorted``),
+    kept per width."""
+    hit = index._rows_of.get(width)
+    if hit is None:
+        win, starts, lens = _windows(index.values, width)
+        counts = np.maximum(lens - MIN_Q + 1, 0)
+        first = np.concatenate([[0], np.cumsum(counts)[:-1]])   # each value's first gram
+        gram = np.asarray(index._order, dtype=np.int64)          # sorted -> gram number
+        vid = np.asarray(index.value_ids, dtype=np.int64)
+        at = starts[vid] + gram - first[vid]
+        rows = np.ascontiguousarray(win[at])
+        hit = (rows, np.minimum(lens[vid] - (gram - first[vid]), MAX_GRAM),
+               rows.view(f"<U{width}").ravel())
+        index._rows_of[width] = hit
+    return hit
+
+
+_CHUNK = 8192       # probes compared with their neighbours at once
+MAX_ROW_CELLS = 1 << 24     # code points of an index's suffixes kept as rows (64 MB)
+
+
+def longest_matches(values: list, index: SuffixIndex) -> list | None:
+    """For each value, :func:`binary_search_q` of each of its suffixes of MIN_Q+ characters
+    against ``index`` (list per value, by start), for every value at once: ``searchsorted``
+    of the suffixes (as rows of code points) in the index's sorted suffixes (the same
+    order: both compare code points), then the common prefix with the two neighbours of
+    the insertion point. None when a text holds a NUL, which a row could not tell from
+    its end, or when the index's rows would exceed ``MAX_ROW_CELLS`` (then probe one by
+    one)."""
+    counts = [max(len(v) - MIN_Q + 1, 0) for v in values]
+    n_t, total = len(index.suffixes), sum(counts)
+    if not total or not n_t:
+        return [[MIN_Q - 1] * n for n in counts]
+    if any("\x00" in v for v in values) or any("\x00" in v for v in index.values):
+        return None
+    width = min(MAX_GRAM, max(max(map(len, values)), max(map(len, index.values))))
+    if n_t * width > MAX_ROW_CELLS:
+        return None             # the rows would take too much memory: probe one by one
+    t_rows, t_len, t_arr = _suffix_rows(index, width)
+    win, starts, lens = _windows(values, width)
+    c = np.asarray(counts, dtype=np.int64)
+    vid = np.repeat(np.arange(len(values)), c)
+    start = np.arange(total) - np.repeat(np.cumsum(c) - c, c)      # position in its value
+    p_at = starts[vid] + start
+    p_len = np.minimum(lens[vid] - start, MAX_GRAM)
+    best = np.zeros(total, dtype=np.int64)
+    for lo in range(0, total, _CHUNK):
+        rows = np.ascontiguousarray(win[p_at[lo:lo + _CHUNK]])
+        at = np.searchsorted(t_arr, rows.view(f"<U{width}").ravel(), side="left")
+        got = best[lo:lo + _CHUNK]
+        for j in (at - 1, at):
+            ok = (j >= 0) & (j < n_t)
+            jj = np.clip(j, 0, n_t - 1)
+            differ = rows != t_rows[jj]
+            first = np.where(differ.any(axis=1), differ.argmax(axis=1), width)
+            common = np.minimum(np.minimum(first, p_len[lo:lo + _CHUNK]), t_len[jj])
+            np.maximum(got, np.where(ok, common, 0), out=got)
+    q = np.where(best >= MIN_Q, best, MIN_Q - 1).tolist()
+    out, at = [], 0
+    for n in counts:
+        out.append(q[at:at + n])
+        at += n
+    return out
+
+
 def _common_prefix(a: str, b: str) -> int:
     n = min(len(a), len(b))
     if a[:n] == b[:n]:
@@ -210,6 +299,14 @@ class ColumnValues:
     _glued: tuple = field(repr=False, default=None)
     _bounds: list = field(repr=False, default=None)
     _glue_read: dict = field(repr=False, default=None)
+    _longest: int = field(repr=False, default=None)
+
+    @property
+    def longest(self) -> int:
+        """The length of the column's longest value."""
+        if self._longest is None:
+            self._longest = max(map(len, self.values), default=0)
+        return self._longest
 
     @property
     def value_ids(self) -> dict:
@@ -335,11 +432,11 @@ def abbreviation_matches(v: str, short: dict, values: list) -> list:
     return list(dict.fromkeys(out))
 
 
-def whole_keys(v: str, keys: dict) -> list:
+def whole_keys(v: str, keys: dict, longest: int | None = None) -> list:
     """The target values (``keys``: folded value -> id) of 3+ characters with a letter that
     occur in v as whole words: v[i:j] with i at the start of a word (i = 0 or v[i-1] not
     alphanumeric) and j at the end of one (j = len(v) or v[j] not alphanumeric)."""
-    return [g for g in _whole_words_in(v, keys) if any(ch.isalpha() for ch in g)]
+    return [g for g in _whole_words_in(v, keys, longest) if any(ch.isalpha() for ch in g)]
 
 
 def _max_by_score(best: float, kept: list, score: float, item) -> float:
@@ -354,10 +451,11 @@ def _max_by_score(best: float, kept: list, score: float, item) -> float:
 
 
 def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
-                         min_score: float, extra: list = ()) -> list:
+                         min_score: float, extra: list = (), qs: list | None = None) -> list:
     """MaxByScore over the q-gram matches of one source value (Algorithm 3, lines 5-20);
     a value shorter than MIN_Q has one gram, itself. ``extra``: further (gram, target value
-    ids, score) candidates of the value (abbreviations of short target values)."""
+    ids, score) candidates of the value (abbreviations of short target values); ``qs``:
+    the value's :func:`longest_matches` in the target, when known."""
     v = source.values[vid]
     t_index, s_index = target.index, source.index
     best, best_grams = 0.0, []
@@ -374,7 +472,7 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
     # Kentucky": Kentucky)
     # a whole key inside another whole key of v is a piece of that key, not a key of v
     # ("espn.go.com" in "sports.espn.go.com": always held by at least as many values)
-    found = whole_keys(v, keys)
+    found = whole_keys(v, keys, target.longest)
     found = [g for g in found if not any(g != h and g in h for h in found)]
     counts = {g: len(s_index.values_with(g)) for g in found}
     counts = {g: n for g, n in counts.items()
@@ -384,8 +482,8 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
         whole = [RowPair(source.rows[vid], target.rows[keys[g]], g, 1.0, True)
                  for g in sorted(counts, key=len, reverse=True) if counts[g] == top]
         return whole + _one_to_one(v, vid, source, target, max(map(len, counts)),
-                                   {p.target_row for p in whole})
-    for g, rt in _longest_grams(v, t_index, MIN_Q):
+                                   {p.target_row for p in whole}, qs)
+    for g, rt in _longest_grams(v, t_index, MIN_Q, qs):
         if len(rt) * best > 1.0 or len(rt) * min_score > 1.0:
             continue       # 1/(n m) <= 1/m is already below the best score or min_score
         rs = s_index.values_with(g)
@@ -401,10 +499,20 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
     return out
 
 
-def _longest_grams(v: str, t_index, shortest: int):
+def _longest_grams(v: str, t_index, shortest: int, qs: list | None = None):
     """(gram, target values holding it) of v's longest q-gram match at each start, q at
-    least ``shortest``, each distinct gram once, from the left."""
+    least ``shortest``, each distinct gram once, from the left; ``qs``: the match length
+    at each start (:func:`longest_matches`), else found here."""
     seen = set()
+    if qs is not None:
+        for i, q in enumerate(qs[:max(len(v) - shortest + 1, 0)]):
+            if q < shortest:
+                continue
+            g = v[i:i + q]
+            if g not in seen:
+                seen.add(g)
+                yield g, t_index.values_with(g)
+        return
     for i in range(len(v) - shortest + 1):
         u = v[i:i + MAX_GRAM]
         if u[:MIN_Q] not in t_index.trigrams:
@@ -419,14 +527,14 @@ def _longest_grams(v: str, t_index, shortest: int):
 
 
 def _one_to_one(v: str, vid: int, source: ColumnValues, target: ColumnValues, longer: int,
-                skip: set) -> list:
+                skip: set, qs: list | None = None) -> list:
     """The pairs of v's 1-to-1 q-gram matches (score 1: one value on each side holds the
     gram) longer than ``longer`` characters, to target rows not in ``skip``: kept beside a
     common whole key's pair, which they are more specific than ("ssh-add" in
     "/usr/bin/ssh-add" and "SSH-ADD", beside the whole key "ssh"; deviation 42)."""
     t_index, s_index = target.index, source.index
     out, rows = [], set(skip)
-    for g, rt in _longest_grams(v, t_index, longer + 1):
+    for g, rt in _longest_grams(v, t_index, longer + 1, qs):
         if len(rt) != 1 or len(s_index.values_with(g)) != 1:
             continue
         for t in rt:
@@ -440,8 +548,10 @@ def find_pair_group(source: ColumnValues, target: ColumnValues,
                     min_score: float = 1 / 64) -> PairGroup:
     pairs, bare = [], []
     codes = _code_part_candidates(source, target)
+    qs = longest_matches(source.values, target.index)
     for vid, extra in enumerate(_abbreviation_candidates(source, target)):
-        found = best_pairs_for_value(vid, source, target, min_score, [*extra, *codes[vid]])
+        found = best_pairs_for_value(vid, source, target, min_score, [*extra, *codes[vid]],
+                                     None if qs is None else qs[vid])
         pairs.extend(found)
         if not found:
             bare.append(vid)
@@ -803,7 +913,7 @@ def whole_key_groups(source_columns: list, target_columns: list) -> list:
             for vid, v in enumerate(s.values):
                 if len(v) > MAX_VALUE_CHARS:
                     continue
-                found = _whole_words_in(v, keys)
+                found = _whole_words_in(v, keys, t.longest)
                 for g in found:
                     if not any(g != h and g in h for h in found):
                         pairs.append(RowPair(s.rows[vid], t.rows[keys[g]], g, 1.0, True))
@@ -817,13 +927,20 @@ def whole_key_groups(source_columns: list, target_columns: list) -> list:
     return groups
 
 
-def _whole_words_in(v: str, keys: dict) -> list:
+def _whole_words_in(v: str, keys: dict, longest: int | None = None) -> list:
     """The keys (folded value -> id) of 3+ characters that are whole words of v (see
-    :func:`whole_keys`), letters or not."""
+    :func:`whole_keys`), letters or not; ``longest``: no key is longer (the runs of words
+    from a start stop there)."""
     words = [m.span() for m in _TOKEN.finditer(v)]     # runs of letters and digits
-    return list(dict.fromkeys(v[i:j] for a, (i, _end) in enumerate(words)
-                              for _start, j in words[a:]   # the words ending after i
-                              if j - i >= MIN_Q and v[i:j] in keys))
+    longest = len(v) if longest is None else longest
+    out = []
+    for a, (i, _end) in enumerate(words):
+        for _start, j in words[a:]:                      # the words ending after i
+            if j - i > longest:
+                break
+            if j - i >= MIN_Q and v[i:j] in keys:
+                out.append(v[i:j])
+    return list(dict.fromkeys(out))
 
 
 MAX_COMBINED = 3     # source columns whose matches a row's combined evidence intersects
