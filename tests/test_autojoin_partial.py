@@ -66,6 +66,7 @@ def test_responses_onto_their_days(seed):
     assert set(aj.pairs(fuzzy=False)) == _oracle(survey, counts)
     assert (aj.coverage, aj.joined_rows) == (2, 299)
     assert "partial program" in aj.explain()
+    assert "deviation" not in aj.explain()     # no internal numbering shown to users
 
 
 @pytest.mark.parametrize("others", [280, 320])

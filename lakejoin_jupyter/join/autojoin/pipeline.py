@@ -878,7 +878,7 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         stats["prefer"] = settings.prefer
     if partial is not None:
         why = partial.removeprefix("No transformation joins these tables. ").rstrip(".")
-        stats["partial"] = ("A partial program (deviation 68): no program met the acceptance "
+        stats["partial"] = ("A partial program: no program met the acceptance "
                             "rules, this one joins the most source rows (half or more) "
                             f"through 2+ keys. Why none was accepted: {why}")
     stats["directions"] = {r.source: _summary(r) for r, _, _ in results}
