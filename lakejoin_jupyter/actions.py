@@ -257,13 +257,15 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
         summary += f"\n\n**{folded}**"
     if aj.stats.get("from_hit"):        # no program learned: the hit's own (a coincidence?)
         summary += f"\n\n**{aj.stats['from_hit']}.**"
+    if aj.stats.get("partial"):         # no program met the acceptance rules
+        summary += f"\n\n**{aj.stats['partial']}.**"
     if aj.stats.get("identity"):        # the learned program joins fewer rows than equality
         summary += f"\n\n**{aj.stats['identity']}.**"
     elif aj.estimated_precision is not None:
         from .join.autojoin.result import precision_note
+        where = "" if aj.precision_basis == "pairs" else ", on the rows it was learned on"
         summary += (f"\n\nEstimated precision of the equi-join: "
-                    f"**{aj.estimated_precision:.0%}** ({precision_note(aj)}, on the rows it "
-                    f"was learned on).")
+                    f"**{aj.estimated_precision:.0%}** ({precision_note(aj)}{where}).")
     else:
         from .join.autojoin.result import NO_ESTIMATE
         summary += f"\n\n{NO_ESTIMATE}."

@@ -517,6 +517,28 @@ def test_transformation_action_reports_coverage_and_estimated_precision():
             assert "Estimated precision of the equi-join: **100%**" in out.summary
 
 
+def test_find_transformation_summary_says_partial_and_rough():
+    # a partial program and a row-pair estimate: the summary says both, "learned on" once
+    from types import SimpleNamespace
+    from lakejoin_jupyter.actions import run_transformation
+    days = pd.date_range("2020-01-01", periods=30, freq="D")
+    source = pd.DataFrame({"day": [f"{d.month}/{d.day}/{d.year}" for d in days]})
+    target = pd.DataFrame({"date": [f"{d.year}-{d.month}-{d.day}" for d in days]})
+
+    def answer(df, **kw):
+        kw.pop("left_name")
+        aj = autojoin(df, target, ["day"], ["date"], **kw)
+        aj.stats["partial"] = "A partial program: no program met the acceptance rules"
+        aj.estimated_precision, aj.precision_basis = 0.9, "pairs"
+        return aj
+    hit = SimpleNamespace(query_columns=["day"], table="weather", columns=["date"],
+                          autojoin=answer)
+    out = run_transformation(None, hit, source, fuzzy=False)
+    assert "**A partial program: no program met the acceptance rules.**" in out.summary
+    assert "Estimated precision of the equi-join: **90%** (from the row pairs" in out.summary
+    assert out.summary.count("learned on") == 1, out.summary
+
+
 @pytest.fixture
 def ip():
     from IPython.core.interactiveshell import InteractiveShell

@@ -67,6 +67,10 @@ def test_responses_onto_their_days(seed):
     assert (aj.coverage, aj.joined_rows) == (2, 299)
     assert "partial program" in aj.explain()
     assert "deviation" not in aj.explain()     # no internal numbering shown to users
+    # the notebook's display says it too, with the estimate (verify27's N1)
+    assert "partial program, estimated precision" in repr(aj), repr(aj)
+    assert "partial program, estimated precision" in aj._repr_html_()
+    assert aj.summary()["partial"] is True
 
 
 @pytest.mark.parametrize("others", [280, 320])
@@ -86,6 +90,8 @@ def test_an_accepted_program_is_not_partial():
     survey, counts = _survey(1, days=(40, 30, 20))       # three days: 3 keys, 1 untaught
     aj = autojoin(survey, counts, fuzzy=False)
     assert aj.found and "partial" not in aj.stats
+    assert "partial" not in repr(aj) and aj.summary()["partial"] is False
+    assert "estimated precision" in repr(aj)
     assert set(aj.pairs(fuzzy=False)) == _oracle(survey, counts)
 
 

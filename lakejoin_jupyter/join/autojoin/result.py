@@ -506,7 +506,8 @@ class AutoJoin(Joinable):
              "program": self.program.describe() if self.program else None,
              "target_column": self.target_column, "coverage": self.coverage,
              "target_keys": self.target_keys, "joined_rows": self.joined_rows,
-             "estimated_precision": self.estimated_precision}
+             "estimated_precision": self.estimated_precision,
+             "precision_basis": self.precision_basis, "partial": bool(self.stats.get("partial"))}
         if self.fuzzy is not None:
             d["fuzzy"] = self.fuzzy.describe()
         if self.found and self.left is not None and self.right is not None:
@@ -578,13 +579,25 @@ class AutoJoin(Joinable):
             lines.append(f"Search time {secs:.2f} s.")
         return "\n".join(lines)
 
+    def trust_text(self) -> str:
+        """What the headline says of how far to trust the joins: "partial program" when no
+        program met the acceptance rules (``explain()`` says why), and the estimated
+        precision, "rough" when made from the learner's own row pairs."""
+        notes = ["partial program"] if self.stats.get("partial") else []
+        if self.estimated_precision is None:
+            notes.append("no estimated precision")
+        else:
+            notes.append(f"estimated precision {self.estimated_precision:.0%}"
+                         + (" (rough)" if self.precision_basis == "pairs" else ""))
+        return ", ".join(notes)
+
     def __repr__(self):
         if not self.found:
             return f"<AutoJoin: not found. {self.message}>"
         folding = self.folding_text()
         return (f"<AutoJoin {self.source_name} -> {self.target_name}.{self.target_column}: "
                 f"{self.program.describe()}; joins {self.keys_text()}"
-                + (f" ({folding})" if folding else "") + ">")
+                + (f" ({folding})" if folding else "") + f"; {self.trust_text()}>")
 
     def _repr_html_(self):
         if not self.found:
@@ -596,6 +609,7 @@ class AutoJoin(Joinable):
                 f"joins {html.escape(self.keys_text())}, {self.joined_rows} rows"
                 + (f" ({html.escape(self.folding_text())})" if self.folding_text() else "")
                 + (f"; fuzzy: {html.escape(self.fuzzy.describe())}" if self.fuzzy else "")
+                + f"<br>{html.escape(self.trust_text())}"
                 + f"<br>Example rows:{ex}</div>")
 
     # ------------------------------------------------------------ JSON
