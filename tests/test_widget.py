@@ -191,77 +191,22 @@ def test_code_panel_writes_one_cell_per_key_and_reports_what_the_frontend_did():
     assert "copied to the clipboard" in p.status
 
 
-CODE_PANEL_HARNESS = r"""
+# A notebook model like JupyterLab's shared model, for code_panel.js's writeCell run by node
+# (the run_code_panel_js fixture): cell(source, key, execution count, outputs, id), the
+# widget's output (widgetOut), notebook(cells) and the widget's model(nb).
+FAKE_NOTEBOOK_JS = r"""
 const { writeCell } = await import(process.argv[2]);
-function cell(source, key, outputs = []) {
-  const c = { cell_type: "code", source, metadata: key ? { lakejoin: { cell: key } } : {}, outputs,
-    getSource() { return this.source; }, setSource(s) { this.source = s; },
-    getMetadata(k) { return k === undefined ? this.metadata : this.metadata[k]; },
-    setMetadata(k, v) { this.metadata[k] = v; },
-    getOutputs() { return this.outputs; }, setOutputs(o) { this.outputs = o; } };
-  return c;
-}
-const widgetOut = [{ data: { "application/vnd.jupyter.widget-view+json": { model_id: "W" } } }];
-const nb = { cells: [cell("%lakejoin ui fifa.country", null, widgetOut),
-                     cell("%lakejoin search fifa.country -m pexeso --save fifa_hits",
-                          "search:fifa_hits")],
-  insertCell(i, c) {
-    this.cells.splice(i, 0, cell(c.source, c.metadata.lakejoin && c.metadata.lakejoin.cell));
-  },
-  transact(f) { f(); } };
-const model = { widget_manager: { context: { model: { sharedModel: nb } } },
-  get(k) { return k === "root_id" ? "W" : undefined; } };
-const out = [];
-const auto = "%lakejoin search fifa.country -k 10 --save fifa_hits";
-out.push(writeCell(model, "search:fifa_hits", auto, null, true));
-out.push(nb.cells.map((c) => c.source));
-out.push(writeCell(model, "search:other", "x", null, true));
-out.push(writeCell(model, "search:fifa_hits", auto, null, false));
-out.push(nb.cells.map((c) => c.source));
-console.log(JSON.stringify(out));
-"""
-
-
-def test_code_panel_js_writes_only_a_missing_cell_when_asked(tmp_path):
-    """code_panel.js's writeCell on a notebook model like JupyterLab's: a write only if
-    missing keeps the existing cell of its key (and sends its source back), still inserts a
-    missing one; a plain write replaces it."""
-    import json
-    import subprocess
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is absent")
-    harness = tmp_path / "harness.mjs"
-    harness.write_text(CODE_PANEL_HARNESS)
-    out = subprocess.run([node, str(harness), asset("code_panel.js").as_uri()],
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    kept, after_kept, inserted, updated, after = json.loads(out.stdout)
-    pexeso = "%lakejoin search fifa.country -m pexeso --save fifa_hits"
-    assert kept == {"ok": True, "how": "kept", "index": 1, "key": "search:fifa_hits",
-                    "source": pexeso}
-    assert after_kept[1] == pexeso
-    assert inserted["how"] == "inserted" and updated["how"] == "updated"
-    assert after[1] == "%lakejoin search fifa.country -k 10 --save fifa_hits"
-
-
-PLACEMENT_HARNESS = r"""
-const { writeCell } = await import(process.argv[2]);
-function cell(source, key, count = null, outputs = []) {
+function cell(source, key, count = null, outputs = [], id = null) {
   return { cell_type: "code", source, metadata: key ? { lakejoin: { cell: key } } : {}, outputs,
-    execution_count: count,
+    execution_count: count, id: id || "id-" + source,
     getSource() { return this.source; }, setSource(s) { this.source = s; },
     getMetadata(k) { return k === undefined ? this.metadata : this.metadata[k]; },
     setMetadata(k, v) { this.metadata[k] = v; },
     getOutputs() { return this.outputs; }, setOutputs(o) { this.outputs = o; } };
 }
 const widgetOut = [{ data: { "application/vnd.jupyter.widget-view+json": { model_id: "W" } } }];
-function notebook() {
-  return { cells: [cell("typos = pd.read_csv('typos.csv')", null, 1),
-                   cell("%lakejoin ui typos.country", null, 2, widgetOut),
-                   cell("%lakejoin search typos.country --save typos_hits", "search:typos_hits"),
-                   cell("typos = typos.head(3)", null, 3),
-                   cell("print('not run yet')")],
+function notebook(cells) {
+  return { cells,
     insertCell(i, c) {
       this.cells.splice(i, 0, cell(c.source, c.metadata.lakejoin && c.metadata.lakejoin.cell));
     },
@@ -272,14 +217,74 @@ function model(nb) {
   return { widget_manager: { context: { model: { sharedModel: nb } } },
     get(k) { return k === "root_id" ? "W" : undefined; } };
 }
+"""
+
+
+@pytest.fixture
+def run_code_panel_js(tmp_path):
+    """Runs a script on FAKE_NOTEBOOK_JS in node (skipped where node is absent) and returns
+    what it prints, read as JSON."""
+    import json
+    import subprocess
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is absent")
+
+    def run(script: str):
+        harness = tmp_path / "harness.mjs"
+        harness.write_text(FAKE_NOTEBOOK_JS + script)
+        out = subprocess.run([node, str(harness), asset("code_panel.js").as_uri()],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
+    return run
+
+
+WRITE_IF_MISSING_JS = r"""
+const nb = notebook([cell("%lakejoin ui fifa.country", null, null, widgetOut),
+                     cell("%lakejoin search fifa.country -m pexeso --save fifa_hits",
+                          "search:fifa_hits")]);
+const m = model(nb);
 const out = [];
-let nb = notebook();      // the frame changed after the widget's cell: after the last run
+const auto = "%lakejoin search fifa.country -k 10 --save fifa_hits";
+out.push(writeCell(m, "search:fifa_hits", auto, null, true));
+out.push(nb.cells.map((c) => c.source));
+out.push(writeCell(m, "search:other", "x", null, true));
+out.push(writeCell(m, "search:fifa_hits", auto, null, false));
+out.push(nb.cells.map((c) => c.source));
+console.log(JSON.stringify(out));
+"""
+
+
+def test_code_panel_js_writes_only_a_missing_cell_when_asked(run_code_panel_js):
+    """code_panel.js's writeCell on a notebook model like JupyterLab's: a write only if
+    missing keeps the existing cell of its key (and sends its source back), still inserts a
+    missing one; a plain write replaces it."""
+    kept, after_kept, inserted, updated, after = run_code_panel_js(WRITE_IF_MISSING_JS)
+    pexeso = "%lakejoin search fifa.country -m pexeso --save fifa_hits"
+    assert kept == {"ok": True, "how": "kept", "index": 1, "key": "search:fifa_hits",
+                    "source": pexeso}
+    assert after_kept[1] == pexeso
+    assert inserted["how"] == "inserted" and updated["how"] == "updated"
+    assert after[1] == "%lakejoin search fifa.country -k 10 --save fifa_hits"
+
+
+PLACEMENT_JS = r"""
+function typosNotebook() {
+  return notebook([cell("typos = pd.read_csv('typos.csv')", null, 1),
+                   cell("%lakejoin ui typos.country", null, 2, widgetOut),
+                   cell("%lakejoin search typos.country --save typos_hits", "search:typos_hits"),
+                   cell("typos = typos.head(3)", null, 3),
+                   cell("print('not run yet')")]);
+}
+const out = [];
+let nb = typosNotebook();  // the frame changed after the widget's cell: after the last run
 out.push(writeCell(model(nb), "join:typos_gapminder", "J", null, false, true));
 out.push(nb.cells.map((c) => c.source));
-nb = notebook();          // unchanged: below the widget, after its cells
+nb = typosNotebook();      // unchanged: below the widget, after its cells
 out.push(writeCell(model(nb), "join:typos_gapminder", "J", null, false, false));
 out.push(nb.cells.map((c) => c.source));
-nb = notebook();          // its cell written below the widget before the change moves
+nb = typosNotebook();      // its cell written below the widget before the change moves
 nb.cells.splice(3, 0, cell("J0", "join:typos_gapminder"));
 out.push(writeCell(model(nb), "join:typos_gapminder", "J", null, false, true));
 out.push(nb.cells.map((c) => c.source));
@@ -287,22 +292,12 @@ console.log(JSON.stringify(out));
 """
 
 
-def test_code_panel_js_puts_a_changed_frames_cell_after_the_last_cell_run(tmp_path):
+def test_code_panel_js_puts_a_changed_frames_cell_after_the_last_cell_run(run_code_panel_js):
     """newuser16 D8: a join on a frame changed by a cell below the widget is written after
     the cell the kernel ran last (the highest execution count), not below the widget where
     "Run all" would join the frame before its change; a cell of its key written earlier
     below the widget moves there; an unchanged frame's cell still goes below the widget."""
-    import json
-    import subprocess
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is absent")
-    harness = tmp_path / "placement.mjs"
-    harness.write_text(PLACEMENT_HARNESS)
-    out = subprocess.run([node, str(harness), asset("code_panel.js").as_uri()],
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
-    after, cells_after, below, cells_below, moved, cells_moved = json.loads(out.stdout)
+    after, cells_after, below, cells_below, moved, cells_moved = run_code_panel_js(PLACEMENT_JS)
     read, ui, search, change, later = ("typos = pd.read_csv('typos.csv')",
                                        "%lakejoin ui typos.country",
                                        "%lakejoin search typos.country --save typos_hits",
@@ -366,47 +361,28 @@ def test_an_action_after_a_key_column_changed_in_place_goes_after_that_cell(demo
     assert tab.code_panel.after_cells == [{"id": "edit", "count": 8}]
 
 
-D12_HARNESS = r"""
-const { writeCell } = await import(process.argv[2]);
-function cell(source, key, count = null, outputs = [], id = null) {
-  return { cell_type: "code", source, metadata: key ? { lakejoin: { cell: key } } : {}, outputs,
-    execution_count: count, id: id || "id-" + source,
-    getSource() { return this.source; }, setSource(s) { this.source = s; },
-    getMetadata(k) { return k === undefined ? this.metadata : this.metadata[k]; },
-    setMetadata(k, v) { this.metadata[k] = v; },
-    getOutputs() { return this.outputs; }, setOutputs(o) { this.outputs = o; } };
-}
-const widgetOut = [{ data: { "application/vnd.jupyter.widget-view+json": { model_id: "W" } } }];
-function notebook(extra = []) {
+D12_JS = r"""
+function qNotebook(extra = []) {
   // newuser17 D12: the change (count 4) sits below a cell run after it (count 5)
-  return { cells: [cell("q = pd.read_csv('q.csv')", null, 1),
+  return notebook([cell("q = pd.read_csv('q.csv')", null, 1),
                    cell("%lakejoin ui q.country", null, 2, widgetOut),
                    cell("%lakejoin search q.country --save q_hits", "search:q_hits", 3),
                    ...extra,
                    cell("import numpy as np", null, 5),
                    cell("q = q.head(10)", null, 4, [], "chg"),
-                   cell("print('not run yet')")],
-    insertCell(i, c) {
-      this.cells.splice(i, 0, cell(c.source, c.metadata.lakejoin && c.metadata.lakejoin.cell));
-    },
-    deleteCell(i) { this.cells.splice(i, 1); },
-    transact(f) { f(); } };
-}
-function model(nb) {
-  return { widget_manager: { context: { model: { sharedModel: nb } } },
-    get(k) { return k === "root_id" ? "W" : undefined; } };
+                   cell("print('not run yet')")]);
 }
 const out = [];
-let nb = notebook();        // the change found by its cell id
+let nb = qNotebook();    // the change found by its cell id
 out.push(writeCell(model(nb), "join:q_laender_de", "J", null, false, true, [{ id: "chg", count: 4 }]));
 out.push(nb.cells.map((c) => c.source));
-nb = notebook();            // a frontend that sent no cell id: by its execution count
+nb = qNotebook();        // a frontend that sent no cell id: by its execution count
 out.push(writeCell(model(nb), "join:q_laender_de", "J", null, false, true, [{ id: null, count: 4 }]));
 out.push(nb.cells.map((c) => c.source));
-nb = notebook([cell("J0", "join:q_laender_de")]);   // written below the widget before: moves
+nb = qNotebook([cell("J0", "join:q_laender_de")]);   // written below the widget before: moves
 out.push(writeCell(model(nb), "join:q_laender_de", "J", null, false, true, [{ id: "chg", count: 4 }]));
 out.push(nb.cells.map((c) => c.source));
-nb = notebook();            // the frame's only change above the widget: below the widget
+nb = qNotebook();        // the frame's only change above the widget: below the widget
 out.push(writeCell(model(nb), "join:q_laender_de", "J", null, false, true,
                    [{ id: "id-q = pd.read_csv('q.csv')", count: 1 }]));
 out.push(nb.cells.map((c) => c.source));
@@ -414,23 +390,14 @@ console.log(JSON.stringify(out));
 """
 
 
-def test_code_panel_js_puts_a_changed_frames_cell_after_the_change_not_the_last_run(tmp_path):
+def test_code_panel_js_puts_a_changed_frames_cell_after_the_change_not_the_last_run(
+        run_code_panel_js):
     """newuser17 D12: the cell that changed the query frame sits below a cell run after it;
     the action's cell goes after the change (found by the cell id the kernel noted, or its
     execution count), not after the last cell run, where "Run all" would join the frame
     before the change; a change above the widget leaves the cell below the widget."""
-    import json
-    import subprocess
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is absent")
-    harness = tmp_path / "d12.mjs"
-    harness.write_text(D12_HARNESS)
-    out = subprocess.run([node, str(harness), asset("code_panel.js").as_uri()],
-                         capture_output=True, text=True, timeout=60)
-    assert out.returncode == 0, out.stderr
     by_id, cells_id, by_count, cells_count, moved, cells_moved, above, cells_above = \
-        json.loads(out.stdout)
+        run_code_panel_js(D12_JS)
     read, ui, search, numpy, change, later = ("q = pd.read_csv('q.csv')", "%lakejoin ui q.country",
                                               "%lakejoin search q.country --save q_hits",
                                               "import numpy as np", "q = q.head(10)",
