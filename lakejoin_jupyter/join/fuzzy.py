@@ -184,12 +184,25 @@ def _features(texts, fn: str, counts: dict | None = None):
     return out
 
 
+# a squared distance of unit vectors below this is the round-off of two equal rows (their
+# dot product off by a few units in the last place, which the square root turns into
+# 1e-8..4e-8): such values, equal after the featurization ("Saint-Sulpice" and
+# "SAINT-SULPICE"), are at distance 0, one threshold
+EQUAL_ROUNDOFF = 1e-12
+
+
+def _unit_distance(sim: np.ndarray) -> np.ndarray:
+    """Euclidean distance of unit vectors from their dot products."""
+    d2 = 2.0 - 2.0 * sim
+    return np.sqrt(np.where(d2 < EQUAL_ROUNDOFF, 0.0, np.minimum(d2, 4.0)))
+
+
 def _distances(a: "_Rows", b: "_Rows", bt, bt_ones, s, e):
     """Dense distances of rows s:e of a to every row of b."""
     if a.measure == "cosine":
         sim = a.m[s:e] @ bt
         sim = sim.toarray() if hasattr(sim, "toarray") else np.asarray(sim)
-        return np.sqrt(np.clip(2.0 - 2.0 * sim, 0.0, 4.0))
+        return _unit_distance(sim)
     inter = (a.m[s:e] @ bt_ones).toarray()
     sa, sb = a.size[s:e, None], b.size[None, :]
     if a.measure == "jaccard":
@@ -248,7 +261,7 @@ def _pair_distances(a: "_Rows", b: "_Rows") -> np.ndarray:
     if a.measure == "cosine":
         prod = a.m.multiply(b.m) if hasattr(a.m, "multiply") else a.m * b.m   # sparse / dense
         sim = np.asarray(prod.sum(axis=1)).ravel()
-        return np.sqrt(np.clip(2.0 - 2.0 * sim, 0.0, 4.0))
+        return _unit_distance(sim)
     inter = np.asarray(a.m.multiply(b.ones).sum(axis=1)).ravel()
     den = a.size + b.size - inter if a.measure == "jaccard" else np.minimum(a.size, b.size)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -469,24 +482,36 @@ def hub_scale(r_left: np.ndarray, p: np.ndarray, most: float) -> np.ndarray:
         return np.where(total > most, most / total, 1.0)
 
 
+def at_largest(fn: str, threshold) -> bool:
+    """Is ``threshold`` (as written, to 3 decimals) join function ``fn``'s largest distance,
+    where every value joins its nearest left value (no veto of a negative rule aside)?"""
+    return round(float(threshold), 3) >= round(distance_range(fn), 3)
+
+
 def _configs_text(configs) -> str:
-    """(join function, threshold) pairs as the summaries write them: "f at 0.371, g at 0.500"."""
-    return ", ".join(f"{f} at {float(t):.3f}" for f, t in configs)
+    """(join function, threshold) pairs as the summaries write them: "f at 0.371, g at 0.500"
+    (", its largest distance" after a threshold that lets every value join its nearest)."""
+    return ", ".join(f"{f} at {float(t):.3f}" + (" (its largest distance)" if at_largest(f, t)
+                                                 else "") for f, t in configs)
 
 
-def configs_scaled_text(configs, named=()) -> str:
-    """(join function, threshold) pairs, each with its own function's distances: "f at
-    0.371 (of 0..1.00), g at 1.200 (of 0..1.41)" (functions measure on different scales);
-    a function chosen again at another threshold says so ("f again at 0.400 (of 0..1.00)":
-    matches() gives each value the threshold of the one that joined it); ``named``: the
-    functions named before these."""
-    seen = set(named)
+def configs_scaled_text(configs, counts=None) -> str:
+    """(join function, threshold) pairs in their order, each with its own function's
+    distances: "f at 0.371 (of 0..1.00), g at 1.200 (of 0..1.41)" (functions measure on
+    different scales); a function chosen again at another threshold says so ("f again at
+    0.400 (of 0..1.00)"). A threshold at its function's largest distance says that every
+    value joins its nearest there; ``counts`` (one per configuration): the matched values
+    it joined, as matches() attributes them."""
+    seen = set()
     out = []
-    for f, t in configs:
+    for i, (f, t) in enumerate(configs):
         again = f in seen
         seen.add(f)
-        out.append(f"{f} {'again ' if again else ''}at {float(t):.3f} "
-                   f"(of 0..{distance_range(f):.2f})")
+        notes = f"of 0..{distance_range(f):.2f}" + (
+            ", its largest distance: every value joins its nearest" if at_largest(f, t) else "")
+        if counts is not None:
+            notes += f"; {counts[i]:,} matched value{'s' if counts[i] != 1 else ''}"
+        out.append(f"{f} {'again ' if again else ''}at {float(t):.3f} ({notes})")
     return ", ".join(out)
 
 
@@ -1091,20 +1116,29 @@ class FuzzyJoin(Joinable):
                     f"compares): at best {max(b['est_bound'], 0):.1%} ({b['function']} at "
                     f"threshold {b['threshold']:.3f}, estimate {b['est_precision']:.1%}); "
                     f"{advice}.")
-        others = list(self.configs)     # but the main function at its threshold, named first
-        main = (self.function, self.threshold)
-        others = [c for i, c in enumerate(others) if i != (others.index(main) if main in others
-                                                            else 0)]
-        extra = (f", with {configs_scaled_text(others, named=[self.function])}" if others
-                 else "")
-        return (f"join function {self.function}, threshold {self.threshold:.3f} of "
-                f"{self.scale}{extra}: "
+        if len(self.configs) > 1:       # in the order chosen, with what each joined
+            what = (f"join functions in the order chosen: "
+                    f"{configs_scaled_text(self.configs, counts=self.config_matches())}")
+        else:
+            what = (f"join function {self.function}, threshold {self.threshold:.3f} of "
+                    f"{self.scale}" + (" (its largest distance: every value joins its nearest)"
+                                       if at_largest(self.function, self.threshold) else ""))
+        return (f"{what}: "
                 f"{len(self.pairs())} joined rows, estimated precision "
                 f"{self.precision_text(self.estimated_precision)} ({self.bound_text()}), "
                 f"estimated recall "
                 f"{self.estimated_recall:.1%} "
                 + ("(threshold given, not chosen for a precision target)" if self.threshold_given
                    else f"(target {self.precision_target:.0%})"))
+
+    def config_matches(self) -> list:
+        """The matched values each chosen configuration joined, in the order of ``configs``
+        (the order the choice added them): matches() gives each value the configuration
+        that joined it."""
+        if not self.ok or self._union is None or not self.configs:
+            return [0] * len(self.configs)
+        of = union_matches(self._cands, self.configs, of_config=True)[2]
+        return np.bincount(of[of >= 0], minlength=len(self.configs)).tolist()
 
     def summary(self) -> str:
         """One line on the chosen join, then a line per warning (:meth:`warnings`)."""
@@ -1114,7 +1148,8 @@ class FuzzyJoin(Joinable):
         """The chosen join in words: the summary, its configurations, any warnings."""
         lines = [self._headline()]
         if self.ok:
-            lines += [f"  {f} at threshold {t:.3f}" for f, t in self.configs]
+            lines += [f"  {f} at threshold {t:.3f}: {n:,} matched value{'s' if n != 1 else ''}"
+                      for (f, t), n in zip(self.configs, self.config_matches())]
         else:
             lines.append(f"  the curve (.curve, {self.function}) shows the estimate "
                          f"(est_precision) and its lower bound (est_bound) at each threshold")
