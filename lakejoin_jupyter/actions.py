@@ -514,8 +514,20 @@ def fuzzy_estimates_table(df: pd.DataFrame) -> pd.DataFrame:
     """A fuzzy join's estimates (``curve``, ``functions``) as the tab shows them: thresholds
     and fractions to 3 decimals, as the summary writes thresholds (never scientific
     notation), the estimated true matches to 1, counts of matches as integers (empty where
-    a function has no threshold)."""
+    a function has no threshold). The curve's thresholds within round-off of each other
+    (``fuzzy.ROUNDOFF``: values equal after the featurization, at 0 .. 4e-8) are one row,
+    at the first of them with the figures of the last, which a threshold given there
+    reaches."""
+    from .join.fuzzy import ROUNDOFF
     out = df.copy()
+    if "function" not in out and len(out):
+        t = out["threshold"].astype(float).to_numpy()
+        start, first = [], None
+        for x in t:
+            first = x if first is None or x - first > ROUNDOFF else first
+            start.append(first)
+        last = np.r_[np.asarray(start[1:]) != np.asarray(start[:-1]), True]
+        out = out.assign(threshold=start)[last].reset_index(drop=True)
     for col in out.columns:
         if col == "matches":
             out[col] = out[col].round().astype("Int64")

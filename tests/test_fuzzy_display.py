@@ -43,22 +43,28 @@ def _join(names, target, functions=NGRAM):
 
 
 def test_values_equal_but_for_case_are_at_distance_zero():
-    """28 names equal to their register entry but for case: under every n-gram function
-    their distance is 0 exactly (it was 0 .. 3.7e-08, seven "thresholds" of float noise),
-    so the curve holds them at one threshold, 0, with all 28 matched."""
+    """28 names equal to their register entry but for case: their cosine distances are 0 up
+    to round-off (0 .. 3.7e-08, which the tab showed as seven thresholds). matches() gives
+    them distance 0, the tab's curve one row at 0 with all 28, and a threshold of 0 given
+    by hand joins all 28 (it joined the 11 at exactly 0)."""
+    from lakejoin_jupyter.actions import fuzzy_estimates_table
     upper = {n.upper() for n in LAKE}
     same = [n for n in NAMES if n.upper() in upper]
     assert len(same) == 28                              # by hand: all but DeLorimier
     fj = _join(NAMES, 0.9, COSINE)
-    for f in COSINE:
-        c = fj._cands[f]
-        r = [i for i, k in enumerate(fj._rkeys) if k in same]
-        assert [fj._lkeys[c.r_left[i]] for i in r] == [fj._rkeys[i].upper() for i in r]
-        assert (c.r_dist[r] == 0.0).all(), (f, c.r_dist[r].max())
-        assert (c.r_dist[c.r_dist > 0] > 1e-3).all()
-    curve = fj._curves[fj.function]
+    c = fj._cands[fj.function]
+    r = [i for i, k in enumerate(fj._rkeys) if k in same]
+    assert 0 < c.r_dist[r].max() < fuzzy.ROUNDOFF      # the round-off this is about
+    m = fj.matches()
+    assert (m.loc[m["right"].isin(same), "distance"] == 0.0).all()
+    assert (m.loc[~m["right"].isin(same), "distance"] > 0.1).all()
+    curve = fuzzy_estimates_table(fj.curve)
     assert curve["threshold"].iloc[0] == 0.0 and curve["matches"].iloc[0] == 28
     assert (curve["threshold"].iloc[1:] > 0.1).all()
+    # the main function at 0 (the union's other configurations kept beside it)
+    at0 = fj.matches(0.0)
+    assert set(same) <= set(at0["right"]) and fj.estimate(0.0)["matches"] == 28
+    assert sorted(at0.loc[at0["function"] == fj.function, "right"]) == sorted(same)
 
 
 @pytest.fixture(scope="module")

@@ -90,6 +90,12 @@ AGREE_RATIO = 0.7
 N_THRESHOLDS = 50         # candidate thresholds per join function (Auto-FuzzyJoin: 50)
 HUB_SIZE = 3              # a left value that this many right values match is a hub (warnings)
 LOWEST_TARGET = 0.5       # the lowest precision target the CLI, magics and widget accept
+# values equal after the featurization lie at distance 0 up to round-off (1e-8 .. 4e-8
+# for the cosine functions: the square root of a dot product's last-place error); what is
+# shown treats distances this close as one, and a threshold given by hand reaches this far
+# past itself, so a given 0.000 joins them all as the tables say (the choice compares the
+# distances as computed)
+ROUNDOFF = 1e-6
 # one-sided level of the bound (STANDARD_ERRORS) and of the sample check: n pairs, all of
 # them right, show a precision of at least CHECK_LEVEL ** (1 / n) at this level
 CHECK_LEVEL = 0.05
@@ -184,25 +190,12 @@ def _features(texts, fn: str, counts: dict | None = None):
     return out
 
 
-# a squared distance of unit vectors below this is the round-off of two equal rows (their
-# dot product off by a few units in the last place, which the square root turns into
-# 1e-8..4e-8): such values, equal after the featurization ("Saint-Sulpice" and
-# "SAINT-SULPICE"), are at distance 0, one threshold
-EQUAL_ROUNDOFF = 1e-12
-
-
-def _unit_distance(sim: np.ndarray) -> np.ndarray:
-    """Euclidean distance of unit vectors from their dot products."""
-    d2 = 2.0 - 2.0 * sim
-    return np.sqrt(np.where(d2 < EQUAL_ROUNDOFF, 0.0, np.minimum(d2, 4.0)))
-
-
 def _distances(a: "_Rows", b: "_Rows", bt, bt_ones, s, e):
     """Dense distances of rows s:e of a to every row of b."""
     if a.measure == "cosine":
         sim = a.m[s:e] @ bt
         sim = sim.toarray() if hasattr(sim, "toarray") else np.asarray(sim)
-        return _unit_distance(sim)
+        return np.sqrt(np.clip(2.0 - 2.0 * sim, 0.0, 4.0))
     inter = (a.m[s:e] @ bt_ones).toarray()
     sa, sb = a.size[s:e, None], b.size[None, :]
     if a.measure == "jaccard":
@@ -261,7 +254,7 @@ def _pair_distances(a: "_Rows", b: "_Rows") -> np.ndarray:
     if a.measure == "cosine":
         prod = a.m.multiply(b.m) if hasattr(a.m, "multiply") else a.m * b.m   # sparse / dense
         sim = np.asarray(prod.sum(axis=1)).ravel()
-        return _unit_distance(sim)
+        return np.sqrt(np.clip(2.0 - 2.0 * sim, 0.0, 4.0))
     inter = np.asarray(a.m.multiply(b.ones).sum(axis=1)).ravel()
     den = a.size + b.size - inter if a.measure == "jaccard" else np.minimum(a.size, b.size)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -785,7 +778,7 @@ class FuzzyJoin(Joinable):
         did). Refuses a threshold outside the main function's distances."""
         if threshold is None:
             return list(self.configs)
-        t = check_threshold(self.function, threshold)
+        t = check_threshold(self.function, threshold) + ROUNDOFF
         others = [(f, th) for f, th in self.configs if f != self.function]
         return [(self.function, t)] + (others if not self.threshold_given else [])
 
@@ -813,7 +806,7 @@ class FuzzyJoin(Joinable):
         if threshold is None and not self.threshold_given:
             return union_rating(self._cands, self.configs)[1] if self.ok else None
         t = self.threshold if threshold is None else float(threshold)
-        return None if t is None else self._cands[self.function].bound(t)
+        return None if t is None else self._cands[self.function].bound(t + ROUNDOFF)
 
     def bound_text(self, threshold: float | None = None) -> str:
         """"the model's lower bound 93.1%, one-sided 95%" of :meth:`bound` (empty without a
@@ -879,7 +872,7 @@ class FuzzyJoin(Joinable):
 
     def estimate(self, threshold: float) -> dict:
         c = self._cands[self.function]
-        joined, p = c.estimate(float(threshold))
+        joined, p = c.estimate(float(threshold) + ROUNDOFF)     # a given threshold
         n = int(joined.sum())
         return {"threshold": float(threshold), "matches": n,
                 "est_precision": float(p.mean()) if n else 1.0,
@@ -904,6 +897,7 @@ class FuzzyJoin(Joinable):
                       else float(limit.get(f, np.nan)) for i, f in zip(config_of, fns)]
         else:
             limits = [float(limit.get(f, np.nan)) for f in fns]
+        dist = [0.0 if d <= ROUNDOFF else d for d in dist]      # round-off of equal values
         m = pd.DataFrame({"right": self._rkeys[rv], "left": self._lkeys[lv],
                           "function": fns, "distance": dist, "threshold": limits})
         same_text, same_key = equal_pairs(m["right"], m["left"])
@@ -1298,7 +1292,7 @@ def _choose(common: dict, fns: list, precision_target: float,
         est = FuzzyJoin(function=fn, threshold=float(threshold), estimated_precision=0.0,
                         estimated_recall=0.0, curve=_shown(curves[fn]),
                         **common).estimate(threshold)
-        un, _ = union_matches(cands, [(fn, float(threshold))])
+        un, _ = union_matches(cands, [(fn, float(threshold) + ROUNDOFF)])
         return FuzzyJoin(function=fn, threshold=float(threshold),
                          estimated_precision=est["est_precision"],
                          estimated_recall=est["est_recall"],
