@@ -778,7 +778,7 @@ class FuzzyJoin(Joinable):
         did). Refuses a threshold outside the main function's distances."""
         if threshold is None:
             return list(self.configs)
-        t = check_threshold(self.function, threshold) + ROUNDOFF
+        t = check_threshold(self.function, threshold)
         others = [(f, th) for f, th in self.configs if f != self.function]
         return [(self.function, t)] + (others if not self.threshold_given else [])
 
@@ -854,9 +854,18 @@ class FuzzyJoin(Joinable):
             fns = ([self._union_fn[i] or self.function for i in r]
                    if self._union_fn is not None else [self.function] * len(r))
             return r, self._union[r], fns
-        left, fn_of = union_matches(self._cands, self.configs_at(threshold))
+        left, fn_of = union_matches(self._cands, self._reaching(threshold))
         r = np.nonzero(left >= 0)[0]
         return r, left[r], [fn_of[i] or self.function for i in r]
+
+    def _reaching(self, threshold) -> list:
+        """:meth:`configs_at` as the join compares them: a threshold given by hand (the
+        first) reaching ``ROUNDOFF`` past itself."""
+        configs = self.configs_at(threshold)
+        if threshold is None:
+            return configs
+        (f, t), *others = configs
+        return [(f, t + ROUNDOFF)] + others
 
     def _value_pairs(self, threshold):
         """(right value index, left value index) of the join at ``threshold``
@@ -892,7 +901,8 @@ class FuzzyJoin(Joinable):
         configs = self.configs_at(threshold)
         limit = dict(configs)
         if len(rv) and len({f for f, _ in configs}) < len(configs):   # a function twice
-            config_of = union_matches(self._cands, configs, of_config=True)[2][rv]
+            config_of = union_matches(self._cands, self._reaching(threshold),
+                                      of_config=True)[2][rv]
             limits = [float(configs[i][1]) if i >= 0 and configs[i][0] == f
                       else float(limit.get(f, np.nan)) for i, f in zip(config_of, fns)]
         else:
