@@ -395,16 +395,21 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     learn = learning_frame(frame)
     fj = engine.fuzzy_join(hit.table, learn, on=(hit.column, qcol),
                            precision_target=precision_target)
-    from .join.fuzzy import configs_scaled_text, distance_range
+    from .join.fuzzy import at_largest, configs_scaled_text, distance_range
     top = distance_range(fj.function)      # the threshold's range: the main function's
     kept = [(f, th) for f, th in fj.configs if f != fj.function]
+    own = [th for f, th in fj.configs if f == fj.function]
     ranges = {"threshold": (0.0, top, f"of 0..{top:.2f}, the distances of join function "
                                       f"{fj.function}"
+                                      + (f" (its {len(own)} chosen thresholds move together; at "
+                                         f"{max(own):.3f}, the largest, it joins as chosen)"
+                                         if len(own) > 1 else "")
                                       + (f"; kept beside it: {configs_scaled_text(kept)}"
                                          if kept else ""))}
+    estimates = {"join functions": fuzzy_estimates_table(fj.functions)}
     if not fj.ok and threshold is None:
         return ActionResult(title=title, summary=fj.summary(), ok=False,
-                            tables={"join functions": fj.functions}, chart=fj.chart(),
+                            tables=estimates, chart=fj.chart(),
                             chosen={"threshold": None}, ranges=ranges)
     t = fj.threshold if threshold is None else threshold
     try:
@@ -415,10 +420,15 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     est = fj.estimate(t)
     joined = fj.join(frame, how=how, threshold=threshold, duplicates=duplicates)
     if threshold is None:
-        summary = (f"Chose join function **{fj.function}** at threshold **{t:.3f}** "
-                   f"(of {fj.scale})"
-                   + (f", with {configs_scaled_text(fj.configs[1:], named=[fj.function])}"
-                      if len(fj.configs) > 1 else "")
+        # a union's configurations in the order the choice added them, with what each
+        # joined (as explain() and the code's comment list them)
+        summary = ((f"Chose {len(fj.configs)} configurations, in the order the choice added "
+                    f"them: {configs_scaled_text(fj.configs, counts=fj.config_matches())},"
+                    if len(fj.configs) > 1 else
+                    f"Chose join function **{fj.function}** at threshold **{t:.3f}** "
+                    f"(of {fj.scale}"
+                    + (", its largest distance: every value joins its nearest"
+                       if at_largest(fj.function, t) else "") + ")")
                    + f" for precision target {precision_target:.0%}: estimated precision "
                      f"**{fj.precision_text(fj.estimated_precision)}** ({fj.bound_text()}), "
                      f"estimated recall "
@@ -448,7 +458,8 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     to_check = int((pairs["equal"] == "no").sum())
     return ActionResult(
         title=title, summary=summary, chart=fj.chart(threshold), joined=joined, result=fj,
-        tables={caption: pairs, "estimate vs threshold": fj.curve, "join functions": fj.functions},
+        tables={caption: pairs, "estimate vs threshold": fuzzy_estimates_table(fj.curve),
+                **estimates},
         rows_shown={caption: min(PAIRS_SHOWN, max(10, to_check))}, tables_first=1,
         code_options={"threshold": threshold, "how": how, "duplicates": duplicates},
         chosen={"threshold": fj.threshold},
@@ -498,6 +509,32 @@ def join_hit(engine, hit, frame, how: str = "left", duplicates: str = "all",
     if out.ok:
         out.summary = (f"This hit matches similar values (fuzzy / semantic), not equal ones; "
                        f"joined with the fuzzy join: {out.summary}")
+    return out
+
+
+def fuzzy_estimates_table(df: pd.DataFrame) -> pd.DataFrame:
+    """A fuzzy join's estimates (``curve``, ``functions``) as the tab shows them: thresholds
+    and fractions to 3 decimals, as the summary writes thresholds (never scientific
+    notation), the estimated true matches to 1, counts of matches as integers (empty where
+    a function has no threshold). The curve's thresholds within round-off of each other
+    (``fuzzy.ROUNDOFF``: values equal after the featurization, at 0 .. 4e-8) are one row,
+    at the first of them with the figures of the last, which a threshold given there
+    reaches."""
+    from .join.fuzzy import ROUNDOFF
+    out = df.copy()
+    if "function" not in out and len(out):
+        t = out["threshold"].astype(float).to_numpy()
+        start, first = [], None
+        for x in t:
+            first = x if first is None or x - first > ROUNDOFF else first
+            start.append(first)
+        last = np.r_[np.asarray(start[1:]) != np.asarray(start[:-1]), True]
+        out = out.assign(threshold=start)[last].reset_index(drop=True)
+    for col in out.columns:
+        if col == "matches":
+            out[col] = out[col].round().astype("Int64")
+        elif col != "function":
+            out[col] = out[col].astype(float).round(1 if col == "est_true" else 3) + 0.0
     return out
 
 

@@ -25,7 +25,7 @@ import warnings
 from pathlib import Path
 
 from ._version import __version__
-from .formats import RANK_WORDS, clip, clip_all
+from .formats import RANK_WORDS, clip_all, clip_apart
 from .errors import LakeJoinError, LakeJoinWarning
 from .join.plan import AGGREGATES, DATE_READING_HELP, DATE_READINGS
 from .search.registry import parse_option_items
@@ -819,9 +819,6 @@ def _print_notes(res, file=None) -> None:
             print(f"note: {n}", file=file or sys.stdout)
 
 
-_clip = clip      # a long name shortened for a terminal table
-
-
 def _info(args, parser) -> int:
     from .engine import open_index
     from .errors import IndexVersionError
@@ -875,7 +872,8 @@ def _info(args, parser) -> int:
                             repeated[ix.tables.sort_values("name").index]):
             cols = ix.columns.loc[ix.columns["table_id"] == t.table_id, "name"].tolist() \
                 if t.status == "indexed" else []
-            shown = ", ".join(_clip(c) for c in cols[:6]) + (
+            # names cut where they differ would read alike: cut in the part they share
+            shown = ", ".join(clip_apart(cols[:6])) + (
                 f", ... ({len(cols)})" if len(cols) > 6 else "")
             # a name two tables share (an --add older than the check): their files tell apart
             where = f"  ({t.uri}, generation {t.generation})" if again else ""

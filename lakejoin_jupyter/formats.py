@@ -6,6 +6,8 @@ two significant digits, and a fraction below 0.001 is written in scientific nota
 """
 from __future__ import annotations
 
+import os
+
 # "ranked by ..." in the CLI's and the notebook's reports, per rank of engine.search
 RANK_WORDS = {"overlap": "overlap", "useful": "usefulness"}
 
@@ -61,3 +63,46 @@ def clip_all(names, width: int = 40) -> list:
     for n, c in zip(names, cut):
         full_of.setdefault(c, set()).add(n)
     return [n if len(full_of[c]) > 1 else c for n, c in zip(names, cut)]
+
+
+def clip_apart(names, width: int = 40) -> list:
+    """:func:`clip` of each name, but names whose cuts would show alike (column names
+    that differ only in a few characters: "measure_000_..._label", "measure_001_...") cut
+    in the part they share instead, keeping the part that tells them apart; a name whose
+    differing part does not fit the width, or that would still show alike, in full."""
+    names = [" ".join(str(n).split()) for n in names]
+    cut = [clip(n, width) for n in names]
+    group: dict = {}
+    for n, c in zip(names, cut):
+        group.setdefault(c, set()).add(n)
+    out = []
+    for n, c in zip(names, cut):
+        alike = sorted(group[c])
+        out.append(c if len(alike) == 1 else _cut_shared(n, alike, width))
+    seen: dict = {}
+    for n, s in zip(names, out):
+        seen.setdefault(s, set()).add(n)
+    return [n if len(seen[s]) > 1 else s for n, s in zip(names, out)]
+
+
+def _cut_shared(name: str, alike: list, width: int) -> str:
+    """``name`` in at most ``width`` characters, keeping whole its part that differs from
+    the other names of ``alike`` (all but their common start and common end), with as much
+    of the start before it and the end after it as fits; in full if that part cannot fit."""
+    head = len(os.path.commonprefix(alike))
+    tail = len(os.path.commonprefix([a[::-1] for a in alike]))
+    tail = min(tail, len(name) - head)        # the two common parts never overlap
+    start, end = head, len(name) - tail       # name[start:end] tells it apart
+    if len(name) <= width or end - start + 2 > width:
+        return name
+    before, part, after = name[:start], name[start:end], name[end:]
+    # the start whole when a quarter of the width is left for the end, or the end whole
+    rest = width - len(before) - len(part) - 1
+    if rest >= min(len(after), width // 4):
+        return before + part + "\u2026" + after[len(after) - rest:]
+    rest = width - len(after) - len(part) - 1
+    if rest >= min(len(before), width // 4):
+        return before[:rest] + "\u2026" + part + after
+    room = width - len(part) - 2                 # else a mark on either side
+    return (before[:room // 2] + "\u2026" + part + "\u2026"
+            + after[len(after) - (room - room // 2):])

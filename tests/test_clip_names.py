@@ -4,7 +4,7 @@ never shown alike (newuser16 D14)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lakejoin_jupyter.formats import clip, clip_all
+from lakejoin_jupyter.formats import clip, clip_all, clip_apart
 
 GOP = "fivethirtyeight/gop-delegate-benchmarks"
 
@@ -36,3 +36,47 @@ def test_two_different_names_are_never_shown_alike(names):
     assert all(len(s) <= 40 or s == n for s, n in zip(shown, names))
     pairs = {(s, n) for s, n in zip(shown, names)}
     assert len({s for s, _ in pairs}) == len({n for _, n in pairs})
+
+
+LONG = [f"meteo_measurement_{i:03d}_with_quite_a_long_column_label" for i in range(5)]
+
+
+def test_columns_that_differ_in_a_few_characters_keep_them():
+    """newuser18 D8: five columns cut in the middle all read
+    "meteo_measurement_00…a_long_column_label"; cut in the part they share, each keeps
+    the characters that tell it from the others."""
+    assert len({clip(c) for c in LONG}) == 1                  # the cut that read alike
+    shown = clip_apart(["district_id"] + LONG)
+    assert shown[0] == "district_id"
+    assert shown[1:] == [f"meteo_measurement_{i:03d}\u2026_long_column_label" for i in range(5)]
+    assert all(len(s) == 40 for s in shown[1:])
+    # a name unlike the others keeps clip's cut; short ones stay whole
+    other = "x/" + "a" * 60
+    assert clip_apart([other, "b", LONG[0]]) == [clip(other), "b", clip(LONG[0])]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab_0", min_size=1, max_size=70), min_size=1, max_size=8))
+def test_clip_apart_never_shows_two_names_alike(names):
+    names = [" ".join(n.split()) or "x" for n in names]
+    shown = clip_apart(names)
+    assert all(len(s) <= 40 or s == n for s, n in zip(shown, names))
+    assert all(s == n or "\u2026" in s for s, n in zip(shown, names))
+    pairs = {(s, n) for s, n in zip(shown, names)}
+    assert len({s for s, _ in pairs}) == len({n for _, n in pairs})
+
+
+def test_info_tables_lists_long_columns_apart(spark, tmp_path, capsys):
+    """``lakejoin info --tables`` on a table of long column names alike but for a number."""
+    import pandas as pd
+    from conftest import write_lake
+    from lakejoin_jupyter.cli import main as cli
+    lake = write_lake(tmp_path / "lake", {"wide.csv": pd.DataFrame(
+        {"district_id": range(12), **{c: [i * 1.5 for i in range(12)] for c in LONG}})})
+    out = tmp_path / "ix"
+    assert cli(["index", str(lake), "--out", str(out), "-q"]) == 0
+    capsys.readouterr()
+    assert cli(["info", str(out), "--tables"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("wide "))
+    for i in range(5):
+        assert f"meteo_measurement_{i:03d}\u2026_long_column_label" in line

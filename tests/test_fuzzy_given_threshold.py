@@ -55,7 +55,11 @@ def test_a_threshold_outside_the_distances_is_refused_with_the_range(fj):
 def test_the_summaries_give_the_scale_and_the_configurations(fj):
     from lakejoin_jupyter.actions import actions_for
     from lakejoin_jupyter.engine import Hit
-    assert f"threshold {fj.threshold:.3f} of {fj.scale}" in fj.summary()
+    # every configuration with its scale, in the order added (newuser18 D9)
+    assert fuzzy.configs_scaled_text(fj.configs, counts=fj.config_matches()) in fj.summary()
+    assert f"{fj.function} again at {fj.threshold:.3f} (of {fj.scale}" in fj.summary() or \
+        f"{fj.function} at {fj.threshold:.3f} (of {fj.scale}" in fj.summary() or \
+        f"threshold {fj.threshold:.3f} of {fj.scale}" in fj.summary()
 
     class FakeEngine:
         def fuzzy_join(self, table, frame, on, precision_target):
@@ -66,7 +70,7 @@ def test_the_summaries_give_the_scale_and_the_configurations(fj):
               query_columns=("label",))
     act = {a.name: a for a in actions_for(hit)}["fuzzy_join"]
     auto = act(FakeEngine(), hit, fj.right)
-    assert f"(of {fj.scale})" in auto.summary
+    assert f"(of {fj.scale}" in auto.summary
     given = act(FakeEngine(), hit, fj.right, threshold=round(fj.threshold, 3) + 0.0005)
     assert "Threshold given:" in given.summary and "kept" in given.summary
     pd.testing.assert_frame_equal(given.joined, auto.joined)

@@ -90,6 +90,12 @@ AGREE_RATIO = 0.7
 N_THRESHOLDS = 50         # candidate thresholds per join function (Auto-FuzzyJoin: 50)
 HUB_SIZE = 3              # a left value that this many right values match is a hub (warnings)
 LOWEST_TARGET = 0.5       # the lowest precision target the CLI, magics and widget accept
+# values equal after the featurization lie at distance 0 up to round-off (1e-8 .. 4e-8
+# for the cosine functions: the square root of a dot product's last-place error); what is
+# shown treats distances this close as one, and a threshold given by hand reaches this far
+# past itself, so a given 0.000 joins them all as the tables say (the choice compares the
+# distances as computed)
+ROUNDOFF = 1e-6
 # one-sided level of the bound (STANDARD_ERRORS) and of the sample check: n pairs, all of
 # them right, show a precision of at least CHECK_LEVEL ** (1 / n) at this level
 CHECK_LEVEL = 0.05
@@ -469,24 +475,36 @@ def hub_scale(r_left: np.ndarray, p: np.ndarray, most: float) -> np.ndarray:
         return np.where(total > most, most / total, 1.0)
 
 
+def at_largest(fn: str, threshold) -> bool:
+    """Is ``threshold`` (as written, to 3 decimals) join function ``fn``'s largest distance,
+    where every value joins its nearest left value (no veto of a negative rule aside)?"""
+    return round(float(threshold), 3) >= round(distance_range(fn), 3)
+
+
 def _configs_text(configs) -> str:
-    """(join function, threshold) pairs as the summaries write them: "f at 0.371, g at 0.500"."""
-    return ", ".join(f"{f} at {float(t):.3f}" for f, t in configs)
+    """(join function, threshold) pairs as the summaries write them: "f at 0.371, g at 0.500"
+    (", its largest distance" after a threshold that lets every value join its nearest)."""
+    return ", ".join(f"{f} at {float(t):.3f}" + (" (its largest distance)" if at_largest(f, t)
+                                                 else "") for f, t in configs)
 
 
-def configs_scaled_text(configs, named=()) -> str:
-    """(join function, threshold) pairs, each with its own function's distances: "f at
-    0.371 (of 0..1.00), g at 1.200 (of 0..1.41)" (functions measure on different scales);
-    a function chosen again at another threshold says so ("f again at 0.400 (of 0..1.00)":
-    matches() gives each value the threshold of the one that joined it); ``named``: the
-    functions named before these."""
-    seen = set(named)
+def configs_scaled_text(configs, counts=None) -> str:
+    """(join function, threshold) pairs in their order, each with its own function's
+    distances: "f at 0.371 (of 0..1.00), g at 1.200 (of 0..1.41)" (functions measure on
+    different scales); a function chosen again at another threshold says so ("f again at
+    0.400 (of 0..1.00)"). A threshold at its function's largest distance says that every
+    value joins its nearest there; ``counts`` (one per configuration): the matched values
+    it joined, as matches() attributes them."""
+    seen = set()
     out = []
-    for f, t in configs:
+    for i, (f, t) in enumerate(configs):
         again = f in seen
         seen.add(f)
-        out.append(f"{f} {'again ' if again else ''}at {float(t):.3f} "
-                   f"(of 0..{distance_range(f):.2f})")
+        notes = f"of 0..{distance_range(f):.2f}" + (
+            ", its largest distance: every value joins its nearest" if at_largest(f, t) else "")
+        if counts is not None:
+            notes += f"; {counts[i]:,} matched value{'s' if counts[i] != 1 else ''}"
+        out.append(f"{f} {'again ' if again else ''}at {float(t):.3f} ({notes})")
     return ", ".join(out)
 
 
@@ -788,7 +806,7 @@ class FuzzyJoin(Joinable):
         if threshold is None and not self.threshold_given:
             return union_rating(self._cands, self.configs)[1] if self.ok else None
         t = self.threshold if threshold is None else float(threshold)
-        return None if t is None else self._cands[self.function].bound(t)
+        return None if t is None else self._cands[self.function].bound(t + ROUNDOFF)
 
     def bound_text(self, threshold: float | None = None) -> str:
         """"the model's lower bound 93.1%, one-sided 95%" of :meth:`bound` (empty without a
@@ -836,9 +854,18 @@ class FuzzyJoin(Joinable):
             fns = ([self._union_fn[i] or self.function for i in r]
                    if self._union_fn is not None else [self.function] * len(r))
             return r, self._union[r], fns
-        left, fn_of = union_matches(self._cands, self.configs_at(threshold))
+        left, fn_of = union_matches(self._cands, self._reaching(threshold))
         r = np.nonzero(left >= 0)[0]
         return r, left[r], [fn_of[i] or self.function for i in r]
+
+    def _reaching(self, threshold) -> list:
+        """:meth:`configs_at` as the join compares them: a threshold given by hand (the
+        first) reaching ``ROUNDOFF`` past itself."""
+        configs = self.configs_at(threshold)
+        if threshold is None:
+            return configs
+        (f, t), *others = configs
+        return [(f, t + ROUNDOFF)] + others
 
     def _value_pairs(self, threshold):
         """(right value index, left value index) of the join at ``threshold``
@@ -854,7 +881,7 @@ class FuzzyJoin(Joinable):
 
     def estimate(self, threshold: float) -> dict:
         c = self._cands[self.function]
-        joined, p = c.estimate(float(threshold))
+        joined, p = c.estimate(float(threshold) + ROUNDOFF)     # a given threshold
         n = int(joined.sum())
         return {"threshold": float(threshold), "matches": n,
                 "est_precision": float(p.mean()) if n else 1.0,
@@ -874,11 +901,13 @@ class FuzzyJoin(Joinable):
         configs = self.configs_at(threshold)
         limit = dict(configs)
         if len(rv) and len({f for f, _ in configs}) < len(configs):   # a function twice
-            config_of = union_matches(self._cands, configs, of_config=True)[2][rv]
+            config_of = union_matches(self._cands, self._reaching(threshold),
+                                      of_config=True)[2][rv]
             limits = [float(configs[i][1]) if i >= 0 and configs[i][0] == f
                       else float(limit.get(f, np.nan)) for i, f in zip(config_of, fns)]
         else:
             limits = [float(limit.get(f, np.nan)) for f in fns]
+        dist = [0.0 if d <= ROUNDOFF else d for d in dist]      # round-off of equal values
         m = pd.DataFrame({"right": self._rkeys[rv], "left": self._lkeys[lv],
                           "function": fns, "distance": dist, "threshold": limits})
         same_text, same_key = equal_pairs(m["right"], m["left"])
@@ -1091,20 +1120,29 @@ class FuzzyJoin(Joinable):
                     f"compares): at best {max(b['est_bound'], 0):.1%} ({b['function']} at "
                     f"threshold {b['threshold']:.3f}, estimate {b['est_precision']:.1%}); "
                     f"{advice}.")
-        others = list(self.configs)     # but the main function at its threshold, named first
-        main = (self.function, self.threshold)
-        others = [c for i, c in enumerate(others) if i != (others.index(main) if main in others
-                                                            else 0)]
-        extra = (f", with {configs_scaled_text(others, named=[self.function])}" if others
-                 else "")
-        return (f"join function {self.function}, threshold {self.threshold:.3f} of "
-                f"{self.scale}{extra}: "
+        if len(self.configs) > 1:       # in the order chosen, with what each joined
+            what = (f"join functions in the order chosen: "
+                    f"{configs_scaled_text(self.configs, counts=self.config_matches())}")
+        else:
+            what = (f"join function {self.function}, threshold {self.threshold:.3f} of "
+                    f"{self.scale}" + (" (its largest distance: every value joins its nearest)"
+                                       if at_largest(self.function, self.threshold) else ""))
+        return (f"{what}: "
                 f"{len(self.pairs())} joined rows, estimated precision "
                 f"{self.precision_text(self.estimated_precision)} ({self.bound_text()}), "
                 f"estimated recall "
                 f"{self.estimated_recall:.1%} "
                 + ("(threshold given, not chosen for a precision target)" if self.threshold_given
                    else f"(target {self.precision_target:.0%})"))
+
+    def config_matches(self) -> list:
+        """The matched values each chosen configuration joined, in the order of ``configs``
+        (the order the choice added them): matches() gives each value the configuration
+        that joined it."""
+        if not self.ok or self._union is None or not self.configs:
+            return [0] * len(self.configs)
+        of = union_matches(self._cands, self.configs, of_config=True)[2]
+        return np.bincount(of[of >= 0], minlength=len(self.configs)).tolist()
 
     def summary(self) -> str:
         """One line on the chosen join, then a line per warning (:meth:`warnings`)."""
@@ -1114,7 +1152,8 @@ class FuzzyJoin(Joinable):
         """The chosen join in words: the summary, its configurations, any warnings."""
         lines = [self._headline()]
         if self.ok:
-            lines += [f"  {f} at threshold {t:.3f}" for f, t in self.configs]
+            lines += [f"  {f} at threshold {t:.3f}: {n:,} matched value{'s' if n != 1 else ''}"
+                      for (f, t), n in zip(self.configs, self.config_matches())]
         else:
             lines.append(f"  the curve (.curve, {self.function}) shows the estimate "
                          f"(est_precision) and its lower bound (est_bound) at each threshold")
@@ -1263,7 +1302,7 @@ def _choose(common: dict, fns: list, precision_target: float,
         est = FuzzyJoin(function=fn, threshold=float(threshold), estimated_precision=0.0,
                         estimated_recall=0.0, curve=_shown(curves[fn]),
                         **common).estimate(threshold)
-        un, _ = union_matches(cands, [(fn, float(threshold))])
+        un, _ = union_matches(cands, [(fn, float(threshold) + ROUNDOFF)])
         return FuzzyJoin(function=fn, threshold=float(threshold),
                          estimated_precision=est["est_precision"],
                          estimated_recall=est["est_recall"],
