@@ -158,3 +158,23 @@ def test_a_threshold_at_the_largest_distance_says_it_joins_every_value():
     assert "threshold 1.414 of 0..1.41 (its largest distance: every value joins its nearest)" \
         in repr(one)
     assert len(one.matches()) == len(NAMES + JUNK)
+
+
+def test_a_long_chosen_list_is_cut_in_the_headline():
+    # at a low target the choice may add dozens of configurations: the headline names the
+    # first HEADLINE_CONFIGS, then how many more and what they joined (explain() has all)
+    from lakejoin_jupyter.join.fuzzy import HEADLINE_CONFIGS, configs_scaled_text
+    configs = [("char3-idf", 0.1 * i) for i in range(1, 10)]
+    counts = list(range(9, 0, -1))
+    text = configs_scaled_text(configs, counts=counts, most=HEADLINE_CONFIGS)
+    assert text.count(" at ") == HEADLINE_CONFIGS
+    rest = counts[HEADLINE_CONFIGS:]
+    assert text.endswith(f"and {len(rest)} more joining {sum(rest)} matched values "
+                         f"(explain() lists them)")
+    # a threshold at its function's largest distance is named even past the cut
+    far = configs + [("char3-idf", 1.4142135623730951)]
+    text = configs_scaled_text(far, counts=counts + [4], most=HEADLINE_CONFIGS)
+    assert "at 1.414 (of 0..1.41, its largest distance" in text and "and 4 more joining" in text
+    # one more than the limit is named whole (no "and 1 more")
+    six = configs_scaled_text(configs[:HEADLINE_CONFIGS + 1], most=HEADLINE_CONFIGS)
+    assert "more" not in six and six.count(" at ") == HEADLINE_CONFIGS + 1

@@ -488,16 +488,27 @@ def _configs_text(configs) -> str:
                                                  else "") for f, t in configs)
 
 
-def configs_scaled_text(configs, counts=None) -> str:
+HEADLINE_CONFIGS = 5     # chosen configurations a headline names before "and N more"
+
+
+def configs_scaled_text(configs, counts=None, most=None, keep=None) -> str:
     """(join function, threshold) pairs in their order, each with its own function's
     distances: "f at 0.371 (of 0..1.00), g at 1.200 (of 0..1.41)" (functions measure on
     different scales); a function chosen again at another threshold says so ("f again at
     0.400 (of 0..1.00)"). A threshold at its function's largest distance says that every
     value joins its nearest there; ``counts`` (one per configuration): the matched values
-    it joined, as matches() attributes them."""
+    it joined, as matches() attributes them; ``most``: the first that many (and those of
+    the function ``keep``, the one a threshold given by hand moves, and any at its largest
+    distance), then how many more and what they joined."""
+    cut = most is not None and len(configs) > most + 1
+    left = [i for i, (f, t) in enumerate(configs)
+            if cut and i >= most and f != keep and not at_largest(f, t)]
     seen = set()
     out = []
     for i, (f, t) in enumerate(configs):
+        if i in left:
+            seen.add(f)
+            continue
         again = f in seen
         seen.add(f)
         notes = f"of 0..{distance_range(f):.2f}" + (
@@ -505,6 +516,10 @@ def configs_scaled_text(configs, counts=None) -> str:
         if counts is not None:
             notes += f"; {counts[i]:,} matched value{'s' if counts[i] != 1 else ''}"
         out.append(f"{f} {'again ' if again else ''}at {float(t):.3f} ({notes})")
+    if left:
+        joined = (f" joining {sum(counts[i] for i in left):,} matched values"
+                  if counts is not None else "")
+        out.append(f"and {len(left)} more{joined} (explain() lists them)")
     return ", ".join(out)
 
 
@@ -1121,8 +1136,9 @@ class FuzzyJoin(Joinable):
                     f"threshold {b['threshold']:.3f}, estimate {b['est_precision']:.1%}); "
                     f"{advice}.")
         if len(self.configs) > 1:       # in the order chosen, with what each joined
-            what = (f"join functions in the order chosen: "
-                    f"{configs_scaled_text(self.configs, counts=self.config_matches())}")
+            chosen = configs_scaled_text(self.configs, counts=self.config_matches(),
+                                         most=HEADLINE_CONFIGS, keep=self.function)
+            what = f"join functions in the order chosen: {chosen}"
         else:
             what = (f"join function {self.function}, threshold {self.threshold:.3f} of "
                     f"{self.scale}" + (" (its largest distance: every value joins its nearest)"
