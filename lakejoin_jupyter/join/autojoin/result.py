@@ -608,6 +608,8 @@ class AutoJoin(Joinable):
                          f"join 1:1)"
                          + ("; a tie goes to the search's program's direction"
                             if self.stats.get("prefer") else "") + ".")
+            if self.stats.get("direction_rule"):
+                lines.append(f"This direction won: {self.stats['direction_rule']}.")
         secs = self.stats.get("seconds", {}).get("total")
         if secs is not None:
             lines.append(f"Search time {secs:.2f} s.")
