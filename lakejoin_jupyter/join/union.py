@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ..errors import LakeJoinWarning, QueryError
+from ..formats import clip_all
 from ..frames import check_identifier, is_spark_frame
 from ..index.tables import LakeTable, check_table_present, find_table
 from .codegen import union_code
@@ -234,7 +235,8 @@ class UnionResult(Sequence):
         if not self.hits:
             return head + notes
         df = self.to_pandas().drop(columns=["table_id", "is_query_table"])
-        df["table"] = [h.label for h in self.hits]
+        df["table"] = [t + (" (your table)" if h.is_query_table else "")   # cut as search's
+                       for t, h in zip(clip_all([h.table for h in self.hits]), self.hits)]
         # the table's rows, not what a union adds (hit.union counts those)
         return (head + "\n" + df.rename(columns={"rows": "table rows"}).to_string(index=False)
                 + notes)

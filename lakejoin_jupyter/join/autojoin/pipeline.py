@@ -872,8 +872,14 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
         if l_on or r_on:
             message += _none_reads(left, right, (L, l_on), (R, r_on), settings, stats)
         return AutoJoin.not_found(L, R, message, stats, settings)
-    d, src, tgt = (_through_every_named(found, L, l_on, r_on)
-                   or _direction(found, settings.prefer))
+    why: list = []          # the words of the rule that chose the direction
+    named = _through_every_named(found, L, l_on, r_on)
+    if named is not None and len(found) > 1:
+        why.append("it reads every named column and joins each key from one distinct value, "
+                   "where the other folds distinct values onto its keys")
+    d, src, tgt = named or _direction(found, settings.prefer, why)
+    if why:
+        stats["direction_rule"] = why[0]
     if settings.prefer is not None:
         stats["prefer"] = settings.prefer
     if partial is not None:
@@ -911,7 +917,7 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
                                 d, stats, settings)
 
 
-def _direction(found: list, prefer: str | None = None):
+def _direction(found: list, prefer: str | None = None, why: list | None = None):
     """The directions compete on the fraction of the target's rows they join (§4.3: "the
     transformation that joins the largest fraction of rows in T_t"); when each of them
     joins 1:1 (every joined source row onto a key of its own), the joined pairs are the
@@ -931,7 +937,10 @@ def _direction(found: list, prefer: str | None = None):
     other's, and more of one, wins: it joins the larger fraction of either table, whichever
     is taken as T_t, each row once (deviation 63: 464 of 601 listed objects onto catalogue
     rows 1:1 against 457 catalogue rows folded onto 420 of them). An N:1 direction's extra
-    rows may be a coarser key's (a title without its artist): the fraction decides there."""
+    rows may be a coarser key's (a title without its artist): the fraction decides there.
+    ``why``, when given, gets the words of the rule that decided (explain() shows them)."""
+    why = [] if why is None else why
+
     def preferred(r) -> bool:
         return prefer is not None and r[0].source == prefer
 
@@ -942,19 +951,57 @@ def _direction(found: list, prefer: str | None = None):
                                    else (found[1], found[0], b - a))
             if (all(_unsampled(r) for r in found) and _one_to_one(narrow)   # deviation 71
                     and 2 * _contradicted(wide, extra) > len(extra)):
+                why.append("it joins 1:1, and most row pairs the other joins beyond it are "
+                           "ties that another key column's evidence gives to other rows")
                 return narrow
+            why.append("its joined row pairs contain the other direction's")
             return wide
         if all(_unsampled(r) for r in found):       # more rows of both tables (deviation 63)
             na, nb = _rows_joined(a), _rows_joined(b)
-            if na != nb and na[0] >= nb[0] and na[1] >= nb[1] and _one_to_one(found[0]):
-                return found[0]
-            if na != nb and nb[0] >= na[0] and nb[1] >= na[1] and _one_to_one(found[1]):
-                return found[1]
-    if len(found) > 1 and all(r[0].best.coverage == r[0].best.joined_rows for r in found):
-        return max(found, key=lambda r: (r[0].best.coverage, preferred(r), _joined_fraction(r),
-                                         -r[0].best.program.size))
-    return max(found, key=lambda r: (_joined_fraction(r), r[0].best.coverage, preferred(r),
-                                     -r[0].best.program.size))
+            for r, n, m in ((found[0], na, nb), (found[1], nb, na)):
+                if n != m and n[0] >= m[0] and n[1] >= m[1] and _one_to_one(r):
+                    why.append("it joins 1:1 and more distinct rows of one table, as many of "
+                               "the other")
+                    return r
+    one_to_one = len(found) > 1 and all(r[0].best.coverage == r[0].best.joined_rows
+                                        for r in found)
+    if one_to_one:
+        key = lambda r: (r[0].best.coverage, preferred(r), _joined_fraction(r),  # noqa: E731
+                         -r[0].best.program.size)
+    else:
+        key = lambda r: (_joined_fraction(r), r[0].best.coverage, preferred(r),  # noqa: E731
+                         -r[0].best.program.size)
+    chosen = max(found, key=key)
+    if len(found) > 1:
+        runner_up = max((r for r in found if r is not chosen), key=key)
+        why.append(_decided_by(chosen, runner_up, key, one_to_one))
+    return chosen
+
+
+def _decided_by(chosen, runner_up, key, one_to_one: bool) -> str:
+    """The words of the part of ``_direction``'s ranking ``key`` that put ``chosen`` before
+    ``runner_up`` (``one_to_one``: both join 1:1, keys joined ranked first)."""
+    keys = f"the same {chosen[0].best.coverage} keys"
+    fraction = "the same fraction of their target's rows"
+    if one_to_one:
+        order = ["keys", "prefer", "fraction", "size"]
+        tied = {"keys": "both join 1:1", "prefer": f"both join 1:1 {keys}",
+                "fraction": f"both join 1:1 {keys}", "size": f"both join 1:1 {keys} and {fraction}"}
+    else:
+        order = ["fraction", "keys", "prefer", "size"]
+        tied = {"fraction": "", "keys": f"both join {fraction}",
+                "prefer": f"both join {fraction} and {keys}",
+                "size": f"both join {fraction} and {keys}"}
+    won = {"keys": "it joins more keys",
+           "fraction": "it joins a larger fraction of its target's rows",
+           "prefer": "a tie goes to the search's program's direction",
+           "size": f"the program of fewer operators won ({chosen[0].best.program.size} "
+                   f"against {runner_up[0].best.program.size})"}
+    for part, a, b in zip(order, key(chosen), key(runner_up)):
+        if a != b:
+            joint = ", so " if part == "size" else ", and "
+            return tied[part] + joint + won[part] if tied[part] else won[part]
+    return f"{tied['size']} by programs of as many operators, so the direction tried first won"
 
 
 def _contradicted(result, pairs: frozenset) -> int:

@@ -104,6 +104,29 @@ def _key_counts(source_keys, target_keys) -> tuple[int, int, int]:
             len(keyset.intersection(source_keys)))
 
 
+def _joined_columns(name, frame) -> list:
+    """The columns of ``frame`` whose names, joined with " & " in the frame's order, make
+    ``name`` (a pair group over several columns); [name] when it is one column or no such
+    columns are found."""
+    columns = [str(c) for c in getattr(frame, "columns", [])]
+    if name is None or name in columns:
+        return [name]
+    out, at = [], 0
+    for c in columns:
+        end = at + len(c)
+        if name.startswith(c, at) and (end == len(name) or name.startswith(" & ", end)):
+            out.append(c)
+            at = end + 3
+            if end == len(name):
+                return out
+    return [name]
+
+
+def _and(items: list) -> str:
+    """'a', 'b' and 'c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 class AutoJoin(Joinable):
     """A transformation join between two DataFrames (see :func:`autojoin`): ``join(df)`` and
     ``code(name, into)`` follow the join contract (join/plan.py)."""
@@ -515,6 +538,17 @@ class AutoJoin(Joinable):
             d["target_folded_keys"] = self.target_folded_keys()
         return d
 
+    def pairs_found_over(self) -> str:
+        """The column(s) whose rare shared substrings found the example row pairs, in words:
+        one column by its name; several taken together (a group named by its columns joined
+        with " & ", join/autojoin/pairs.py) one by one, with the columns the program reads."""
+        columns = _joined_columns(self.source_column, self.source_frame)
+        if len(columns) < 2:
+            return repr(self.source_column)
+        reads = ", ".join(f"`{c}`" for c in self.program.columns)
+        return (f"the {self.source_name} table's columns {_and(list(map(repr, columns)))} taken "
+                f"together; the program reads {reads}")
+
     def explain(self) -> str:
         if not self.found:
             return self.message
@@ -554,7 +588,7 @@ class AutoJoin(Joinable):
                          f"{len(self.fuzzy.matches)} match(es) that keep the join 1:1 / N:1.")
         if self.examples:
             lines.append(f"Learned from {len(self.examples)} example row pairs found through "
-                         f"rare shared substrings of {self.source_column!r}:")
+                         f"rare shared substrings of {self.pairs_found_over()}:")
         for ex in self.examples:
             inp = ", ".join(f"{c}={v!r}" for c, v in ex["input"].items())
             lines.append(f"    {inp}  ->  {ex['output']!r}")
@@ -574,6 +608,8 @@ class AutoJoin(Joinable):
                          f"join 1:1)"
                          + ("; a tie goes to the search's program's direction"
                             if self.stats.get("prefer") else "") + ".")
+            if self.stats.get("direction_rule"):
+                lines.append(f"This direction won: {self.stats['direction_rule']}.")
         secs = self.stats.get("seconds", {}).get("total")
         if secs is not None:
             lines.append(f"Search time {secs:.2f} s.")
