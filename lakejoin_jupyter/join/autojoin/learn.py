@@ -22,8 +22,8 @@ Note:
       a set of 2 for 2 keys, any 2 in the partial pass (68); an N:1 group: every paired row;
     - a column's punctuation character swapped for another (or dropped) everywhere, or in
       a split's part, where that makes every example's value occur whole in its output;
-    - operands read through Words (each word cased, joined: "ERRCODE_NO_DATA" -> "NoData"),
-      cut between words only; through Encode ("A/B" -> "A%2FB"; Texinfo's "A_002fB");
+    - operands read through Words (each word cased, joined: "ERRCODE_NO_DATA" -> "NoData";
+      "FiraGO" kept whole, 72), cut between words only; through Encode ("A/B" -> "A%2FB");
     - the programs that differ in one piece giving the same piece on every example (a tie
       lost to the order above) are returned as variants, kept where they extend the program;
     - ``generalised``: no constant that is a piece of a field varying across the target,
