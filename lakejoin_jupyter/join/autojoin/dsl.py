@@ -12,7 +12,7 @@ Deviations (docs/algorithms/autojoin.md):
 * ``Trim(of)``: end spaces stripped, inner runs of spaces made one;
 * ``Map(of, table)``: a fixed equivalence (numbers, months, US states), None outside it;
 * ``Words(of, sep, casing, joiner)``: each word recased, then joined ("KeyPress" -> "KEY_PRESS");
-  its ``caps_end`` keeps a run of capitals ending the value with its word ("FiraGO");
+* ``Words(..., caps_end=True)``: a run of capitals ending the value kept as one word ("FiraGO");
 * ``Encode(of, scheme)``: as a URL's query ("A/B" -> "A%2FB") or Texinfo ("A_002fB") writes it.
 """
 from __future__ import annotations
