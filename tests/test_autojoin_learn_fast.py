@@ -354,7 +354,7 @@ def test_pair_group_the_same_with_matches_probed_one_by_one(src, tgt, min_score)
 
 def word_forms_plain(v, o):
     """_word_forms without its shortcut: every separator and casing tried with every
-    joiner."""
+    joiner (the split keeping a final run of capitals is added later, by worded_operands)."""
     seps = sorted({ch for ch in v if not ch.isalnum() and not ch.isspace()})
     titled = [t for t in ((sep, [w.title() for w in v.split(sep)]) for sep in seps)
               if len(t[1]) > 1]
@@ -368,11 +368,11 @@ def word_forms_plain(v, o):
             if joiner != sep and _adjacent_in(words, joiner, o) and \
                     joiner.join(words) not in {_case(v.replace(sep, joiner), c)
                                                for c in CASINGS}:
-                found.append((sep, "title", joiner))
+                found.append((sep, "title", joiner, False))
     if camel is not None and joiners:
         for casing in CASINGS:
             cased = [_case(w, casing) for w in camel]
-            found += [("", casing, j) for j in joiners if _adjacent_in(cased, j, o)]
+            found += [("", casing, j, False) for j in joiners if _adjacent_in(cased, j, o)]
     if found and any(_case(v, c) in o for c in CASINGS):
         found = []
     return tuple(found)

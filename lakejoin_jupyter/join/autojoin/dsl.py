@@ -12,6 +12,7 @@ Deviations (docs/algorithms/autojoin.md):
 * ``Trim(of)``: end spaces stripped, inner runs of spaces made one;
 * ``Map(of, table)``: a fixed equivalence (numbers, months, US states), None outside it;
 * ``Words(of, sep, casing, joiner)``: each word recased, then joined ("KeyPress" -> "KEY_PRESS");
+* ``Words(..., caps_end=True)``: a run of capitals ending the value kept as one word ("FiraGO");
 * ``Encode(of, scheme)``: as a URL's query ("A/B" -> "A%2FB") or Texinfo ("A_002fB") writes it.
 """
 from __future__ import annotations
@@ -228,22 +229,28 @@ class Words:
     sep: str            # "" splits at case changes ("KeyPress" -> "Key", "Press")
     casing: str         # one of CASINGS, applied to each word
     joiner: str
+    caps_end: bool = False  # at case changes, a run of capitals ending v kept with its word
 
 
 _CASE_CHANGE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_CASE_CHANGE_CAPS_END = re.compile(r"(?<=[a-z0-9])(?=[A-Z])(?![A-Z]{2,}$)|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
-def split_words(v: str, sep: str) -> list:
+def split_words(v: str, sep: str, caps_end: bool = False) -> list:
     """``v`` split at ``sep``, or at its case changes when ``sep`` is "" (before a capital
     that follows a small letter or digit, and before the last capital of a run followed by
-    a small letter: "HTTPServerX2Value" -> "HTTP", "Server", "X2", "Value")."""
-    return v.split(sep) if sep else _CASE_CHANGE.split(v)
+    a small letter: "HTTPServerX2Value" -> "HTTP", "Server", "X2", "Value"); with
+    ``caps_end`` a run of two or more capitals ending ``v`` stays with the word before it
+    ("FiraGO" -> "FiraGO", deviation 72)."""
+    if sep:
+        return v.split(sep)
+    return (_CASE_CHANGE_CAPS_END if caps_end else _CASE_CHANGE).split(v)
 
 
-def join_words(v: str, sep: str, casing: str, joiner: str) -> str:
+def join_words(v: str, sep: str, casing: str, joiner: str, caps_end: bool = False) -> str:
     """Every word of ``v`` (:func:`split_words`) cased, joined by ``joiner``
     ("ERRCODE_SUCCESSFUL_COMPLETION", "_", title, "" -> "ErrcodeSuccessfulCompletion")."""
-    return joiner.join(_case(w, casing) for w in split_words(v, sep))
+    return joiner.join(_case(w, casing) for w in split_words(v, sep, caps_end))
 
 
 @dataclass(frozen=True)
@@ -396,8 +403,9 @@ def _compile(node, pos):
         width = node.width
         return _text_map(_compile(node.of, pos), lambda v: pad_digits(v, width))
     if isinstance(node, Words):
-        sep, casing, joiner = node.sep, node.casing, node.joiner
-        return _text_map(_compile(node.of, pos), lambda v: join_words(v, sep, casing, joiner))
+        sep, casing, joiner, caps = node.sep, node.casing, node.joiner, node.caps_end
+        return _text_map(_compile(node.of, pos),
+                         lambda v: join_words(v, sep, casing, joiner, caps))
     if isinstance(node, Map):
         table = node.table
         return _text_map(_compile(node.of, pos), lambda v: map_value(v, table))
@@ -481,6 +489,8 @@ def describe(node, show_columns: bool = True) -> str:
     if isinstance(node, Words):
         base = _described_input(node.of, show_columns)
         at = "at case changes" if node.sep == "" else f"at {_quote(node.sep)}"
+        if node.caps_end:
+            at += ", a run of capitals at the end kept"
         cased = "words" if node.casing == "same" else f"{node.casing}-cased words"
         return f"{cased} of {base} (split {at}, joined by {_quote(node.joiner)})"
     if isinstance(node, Map):
@@ -543,8 +553,9 @@ def to_dict(node) -> dict:
     if isinstance(node, Map):
         return {"op": "map", "of": to_dict(node.of), "table": node.table}
     if isinstance(node, Words):
-        return {"op": "words", "of": to_dict(node.of), "sep": node.sep,
-                "casing": node.casing, "joiner": node.joiner}
+        out = {"op": "words", "of": to_dict(node.of), "sep": node.sep,
+               "casing": node.casing, "joiner": node.joiner}
+        return {**out, "caps_end": True} if node.caps_end else out
     raise TypeError(f"not a program node: {node!r}")
 
 
@@ -630,9 +641,13 @@ def from_dict(d, where: str = "program") -> object:
         casing = _need(d, "casing", str, where)
         if casing not in CASINGS:
             raise ProgramFormatError(f"{where}: casing must be one of {CASINGS}, not {casing!r}")
+        caps_end = d.get("caps_end", False)
+        if not isinstance(caps_end, bool) or (caps_end and sep):
+            raise ProgramFormatError(f"{where}: caps_end must be true or false, and true only "
+                                     "for a split at case changes (sep \"\")")
         of = from_dict(d.get("of"), where + ".of")
         _string_node(of, where + ".of")
-        return Words(of, sep, casing, joiner)
+        return Words(of, sep, casing, joiner, caps_end)
     if op == "concat":
         parts = d.get("parts")
         if not isinstance(parts, list):
@@ -1019,8 +1034,8 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
         return [None if v is None else encode(v)
                 for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, Words):
-        sep, casing, joiner = node.sep, node.casing, node.joiner
-        return [None if v is None else join_words(v, sep, casing, joiner)
+        sep, casing, joiner, caps = node.sep, node.casing, node.joiner, node.caps_end
+        return [None if v is None else join_words(v, sep, casing, joiner, caps)
                 for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, Map):
         table = node.table
@@ -1122,7 +1137,8 @@ def python_function(program: Program, function_name: str = "derive_key") -> str:
                 split = f"{inner}.split({node.sep!r})"
             else:
                 lines.append("import re")
-                split = f"re.split({_CASE_CHANGE.pattern!r}, {inner})"
+                pattern = (_CASE_CHANGE_CAPS_END if node.caps_end else _CASE_CHANGE).pattern
+                split = f"re.split({pattern!r}, {inner})"
             word = "w" if node.casing == "same" else f"w.{node.casing}()"
             lines.append(f"{var} = {node.joiner!r}.join({word} for w in {split})")
             return var

@@ -22,8 +22,8 @@ Note:
       a set of 2 for 2 keys, any 2 in the partial pass (68); an N:1 group: every paired row;
     - a column's punctuation character swapped for another (or dropped) everywhere, or in
       a split's part, where that makes every example's value occur whole in its output;
-    - operands read through Words (each word cased, joined: "ERRCODE_NO_DATA" -> "NoData"),
-      cut between words only; through Encode ("A/B" -> "A%2FB"; Texinfo's "A_002fB");
+    - operands read through Words (each word cased, joined: "ERRCODE_NO_DATA" -> "NoData";
+      "FiraGO" kept whole, 72), cut between words only; through Encode ("A/B" -> "A%2FB");
     - the programs that differ in one piece giving the same piece on every example (a tie
       lost to the order above) are returned as variants, kept where they extend the program;
     - ``generalised``: no constant that is a piece of a field varying across the target,
@@ -370,24 +370,27 @@ def worded_operands(ops: list, outputs: Sequence[str], cache: dict | None = None
         forms: set = set()
         for v, o in zip(vals, outputs):
             forms.update(_word_forms(v, o, cache))
-        for sep, casing, joiner in sorted(forms):
-            wv = tuple(join_words(v, sep, casing, joiner) for v in vals)
+        if any(_CAPS_END.search(v) for v in vals):
+            # the same split keeping a run of capitals that ends a value ("FiraGO": deviation 72)
+            forms |= {(sep, c, j, True) for sep, c, j, _caps in forms if sep == ""}
+        for sep, casing, joiner, caps in sorted(forms):
+            wv = tuple(join_words(v, sep, casing, joiner, caps) for v in vals)
             if wv in seen or not all(wv):
                 continue
             seen.add(wv)
-            wnode = Words(node, sep, casing, joiner)
+            wnode = Words(node, sep, casing, joiner, caps)
             for v, w in zip(vals, wv):
                 key = ("wbounds", wnode, w)
                 if key not in cache:
-                    cache[key] = _word_bounds(v, sep, casing, joiner)
+                    cache[key] = _word_bounds(v, sep, casing, joiner, caps)
             out.append((wnode, wv))
     return out
 
 
-def _word_bounds(v: str, sep: str, casing: str, joiner: str) -> np.ndarray:
+def _word_bounds(v: str, sep: str, casing: str, joiner: str, caps: bool = False) -> np.ndarray:
     """Where a Substring may cut the Words output of ``v`` (deviation 37): True at the
     start and end of each word (so on either side of a joiner), False inside a word."""
-    words = [_case(w, casing) for w in split_words(v, sep)]
+    words = [_case(w, casing) for w in split_words(v, sep, caps)]
     n = sum(map(len, words)) + len(joiner) * (len(words) - 1)
     at = np.zeros(n + 1, dtype=bool)
     pos = 0
@@ -398,6 +401,7 @@ def _word_bounds(v: str, sep: str, casing: str, joiner: str) -> np.ndarray:
 
 
 _CAMEL = re.compile(r"[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
+_CAPS_END = re.compile(r"[a-z0-9][A-Z]{2,}$")
 
 
 def _word_forms(v: str, o: str, cache: dict) -> tuple:
@@ -429,12 +433,12 @@ def _word_forms(v: str, o: str, cache: dict) -> tuple:
             if joiner != sep and _adjacent_in(words, joiner, o) and \
                     joiner.join(words) not in {_case(v.replace(sep, joiner), c)
                                                for c in CASINGS}:
-                found.append((sep, "title", joiner))
+                found.append((sep, "title", joiner, False))
     if camel is not None and joiners:
         for casing in CASINGS:
             cased = [_case(w, casing) for w in camel]
             if any(w and w in o for w in cased):
-                found += [("", casing, j) for j in joiners if _adjacent_in(cased, j, o)]
+                found += [("", casing, j, False) for j in joiners if _adjacent_in(cased, j, o)]
     if found and any(_case(v, c) in o for c in CASINGS):
         found = []
     hit = cache[key] = tuple(found)
