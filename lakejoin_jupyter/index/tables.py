@@ -189,7 +189,7 @@ def lake_table(table: LakeTable, max_rows: int | None = None,
     with ``types`` a Parquet table keeps its column types (``lake.read.typed_frame``;
     "arrow": the Arrow table itself) and a JSON-lines table's list columns hold lists of
     element texts; ``types="pandas"``: as pandas reads its file (``lake.read.read_as_pandas``).
-    ``df.attrs["lakejoin_table"]`` names it (a search with it then skips its own columns).
+    ``df.attrs["lakejoin_table"]`` names it (searches decide the own table on the rows).
     A LakeChangedWarning says when the file changed since the build (``warn_changed``)."""
     check_table_present(table)
     if warn_changed:
