@@ -1,37 +1,33 @@
-"""Build speed: the Spark build against the in-process yardstick (bench/build_yardstick.py),
-on the same lake in the same run, with the ratio per phase.
+"""Build speed: the Spark build against the in-process yardstick (bench/build_yardstick.py), on
+the same lake in the same run, with the ratio per phase.
 
-    python bench/build.py --work W [--lake NAME=PATH ...] [--synthetic 10000 100000 ...]
+    python bench/build.py --work W [--lake NAME=PATH ...] [--synthetic N ...] [--spark-only]
         [--master local[*]] [--driver-memory 4g] [--results bench/results/build_speed.md]
-        [--spark-only]
 
 For each lake, in this order: the yardstick (fresh process), the Spark build (a fresh
-`lakejoin index` process: cold JVM, as a user runs it, every default component), the
-yardstick again with ``--check`` against the index the Spark build wrote (every core array,
-the token texts and the signatures must be equal; a difference fails the run). The two
-yardstick runs bracket the Spark build; their mean is the yardstick time, so a change of
-load during the run shows as a spread between them. Then the Spark floor: a fresh process
-that starts Spark as the build does, runs one Python-worker job (a build's read is one) and
-stops it (the fixed cost any Spark build pays: a small build runs no SQL job; "(Spark -
-floor) / yardstick" is the pipeline's own share). Peak RSS is the whole process tree
-(driver Python, JVM, Python workers) sampled every 0.2 s with psutil, also without its
-file-backed pages (memory-mapped index files, libraries: the kernel drops and re-reads them),
-with the last phase done when the peak came; the load average is
-recorded before and after each lake. Synthetic lakes come from bench/synthetic.py
-(open-data shape, 4 columns per table, seed 0) and are generated once under W.
+`lakejoin index` process: cold JVM, as a user runs it, every default component), the yardstick
+again with ``--check`` against the index the Spark build wrote (every core array, the token
+texts and the signatures must be equal; a difference fails the run). The two yardstick runs
+bracket the Spark build; their mean is the yardstick time, so a change of load during the run
+shows as a spread between them. Then the Spark floor: a fresh process that starts Spark as the
+build does, runs one Python-worker job (a build's read is one) and stops it (the fixed cost any
+Spark build pays: a small build runs no SQL job; "(Spark - floor) / yardstick" is the
+pipeline's own share). Peak RSS is the whole process tree (driver Python, JVM, Python workers)
+sampled every 0.2 s with psutil, also without its file-backed pages (memory-mapped index files,
+libraries: the kernel drops and re-reads them), with the last phase done when the peak came;
+the load average is recorded before and after each lake. Synthetic lakes (of N columns) come
+from bench/synthetic.py (open-data shape, 4 columns per table, seed 0) and are generated once
+under W.
 
-``--spark-only`` runs the Spark build alone (for lakes whose yardstick would not fit in
-memory, 10^6 columns): wall, CPU, peak RSS, the load average sampled every 10 s during the
-build, the phases; the build's output goes to W/NAME.log as it runs.
+``--spark-only`` runs the Spark build alone (for lakes whose yardstick would not fit in memory,
+10^6 columns): wall, CPU, peak RSS, the load average sampled every 10 s during the build, the
+phases; the build's output goes to W/NAME.log as it runs.
 
-Phases compared (Spark phase names from the manifest):
-  read + profile + MinHash   Spark "reading tables" + "profiling columns"  vs yardstick
-                             "read" + "signatures"
-  dictionary, sets, postings Spark "building the dictionary" + "sets and postings" vs
-                             yardstick "dictionary, sets, postings"
-The rest of the Spark build (starting Spark, the components, the manifest) has no
-counterpart in the yardstick and is listed as is.
-"""
+Phases compared (Spark's names from the manifest): read + profile + MinHash, Spark's "reading
+tables" + "profiling columns" against the yardstick's "read" + "signatures"; dictionary, sets,
+postings, Spark's "building the dictionary" + "sets and postings" against the yardstick's
+"dictionary, sets, postings". The rest of the Spark build (starting Spark, the components, the
+manifest) has no counterpart in the yardstick and is listed as is."""
 from __future__ import annotations
 
 import argparse

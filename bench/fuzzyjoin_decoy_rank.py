@@ -1,6 +1,5 @@
 """The decoy ratio's rank, corrected for right values without a partner, replayed on the
-DEVELOPMENT split (round 7 of issue 26's calibration; bench/results/fuzzyjoin_calibration.md,
-fourteenth session; none of the variants was kept).
+DEVELOPMENT split (issue 26's calibration, round 7: bench/results/fuzzyjoin_calibration.md).
 
 The decoy ratio s2 = d2 / d3 has the null's distribution only for a right value whose
 nearest left value is its partner (l2 and l3 are then its first two non-partners). For a
@@ -19,8 +18,7 @@ any D. The variants replace each decoy by a mix of s2 and s2^2:
   re-estimated from the mixed decoys, ``ITERATIONS`` times;
 * v9t / v9s: v9's weights in pi0's tail count only / in the isotonic share only;
 * v9z1 / v9z0: v9 with the bound's z 1.0 / 0;
-* v9c: v9 iterated to its fixed point (no null probability moves by more than 1e-4, at
-  most 20 iterations);
+* v9c: v9 iterated to its fixed point (no null probability moves by > 1e-4; at most 20);
 * v10: pi0 by the model's moment estimator, (T + 1) (1 - T / N) / (S - T + 1) with
   T = #{s1 > lambda}, S = #{s2 > lambda} N / M (E[T] = N pi0 tau0, E[S] = N tau0 (1 + pi0
   (1 - tau0))), at most 1; the isotonic share as v9's with that pi0 fixed; the bound's pi0

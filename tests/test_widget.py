@@ -1,6 +1,7 @@
 """The discovery widget's logic, driven from Python (no browser): pickers, methods and their
 ParamSpec controls, progressive results, the detail pane, actions, binding, multi-hop,
 cancellation and every bad input."""
+import contextlib
 import html
 import shutil
 import threading
@@ -410,18 +411,33 @@ def test_code_panel_js_puts_a_changed_frames_cell_after_the_change_not_the_last_
     assert cells_above == [read, ui, search, "J", numpy, change, later]
 
 
-def test_the_session_notes_the_cells_that_change_a_frame():
-    """newuser17 D12, the kernel's side: a cell that rebinds or reshapes a frame variable is
-    noted by its cell id and execution count; a cell that only reads it, or touches other
-    names, is not; a cell run again is noted once, as its last run."""
+@contextlib.contextmanager
+def watched_shell(*names):
+    """IPython's shell watched by a new Session: yields (shell, session); on the way out the
+    session's hooks are unregistered (not the global SESSION's) and ``names`` dropped from
+    the shell's namespace."""
     from IPython.core.interactiveshell import InteractiveShell
-    from lakejoin_jupyter.ui.session import Session
     shell = InteractiveShell.instance()
     session = Session()
     events = ("pre_run_cell", "post_run_cell")
     before = {e: list(shell.events.callbacks[e]) for e in events}
     session.watch(shell)
     try:
+        yield shell, session
+    finally:
+        for event in events:
+            for f in list(shell.events.callbacks[event]):
+                if not any(f is g for g in before[event]):
+                    shell.events.unregister(event, f)
+        for name in names:
+            shell.user_ns.pop(name, None)
+
+
+def test_the_session_notes_the_cells_that_change_a_frame():
+    """newuser17 D12, the kernel's side: a cell that rebinds or reshapes a frame variable is
+    noted by its cell id and execution count; a cell that only reads it, or touches other
+    names, is not; a cell run again is noted once, as its last run."""
+    with watched_shell("q18") as (shell, session):
         shell.run_cell("import pandas as pd\nq18 = pd.DataFrame({'c': range(18)})",
                        store_history=True, cell_id="setup")
         first = shell.execution_count - 1
@@ -438,12 +454,6 @@ def test_the_session_notes_the_cells_that_change_a_frame():
         assert [c["id"] for c in session.changes_of("q18")] == ["setup", "reshape", "change"]
         assert session.changes_of("q18")[-1]["count"] == again
         assert session.changes_of("n") == []
-    finally:
-        for event in events:          # this session's hooks only, not the global SESSION's
-            for f in list(shell.events.callbacks[event]):
-                if not any(f is g for g in before[event]):
-                    shell.events.unregister(event, f)
-        shell.user_ns.pop("q18", None)
 
 
 def test_the_session_notes_a_searched_frames_key_columns_changed_in_place():
@@ -452,14 +462,8 @@ def test_the_session_notes_a_searched_frames_key_columns_changed_in_place():
     is a change of it, so the action's cell goes after it; a cell that writes the same
     values, or changes a column the search did not use, or touches another frame, is not;
     a frame no search used is not hashed (its in-place edits are not seen)."""
-    from IPython.core.interactiveshell import InteractiveShell
-    from lakejoin_jupyter.ui.session import Searched, Session
-    shell = InteractiveShell.instance()
-    session = Session()
-    events = ("pre_run_cell", "post_run_cell")
-    before = {e: list(shell.events.callbacks[e]) for e in events}
-    session.watch(shell)
-    try:
+    from lakejoin_jupyter.ui.session import Searched
+    with watched_shell("q27", "other27") as (shell, session):
         shell.run_cell("import pandas as pd\nq27 = pd.DataFrame({'k': list('abcd'), 'v': range(4)})"
                        "\nother27 = q27.copy()", store_history=True, cell_id="setup")
         session.note_searched(Searched.of("q27", shell.user_ns["q27"], ["k"]))
@@ -485,13 +489,6 @@ def test_the_session_notes_a_searched_frames_key_columns_changed_in_place():
             session_module.KEY_HASH_ROWS = bound
         assert [c["id"] for c in session.changes_of("other27")] == ["setup"]
         assert [c["id"] for c in session.changes_of("q27")][-1] == "small"
-    finally:
-        for event in events:          # this session's hooks only, not the global SESSION's
-            for f in list(shell.events.callbacks[event]):
-                if not any(f is g for g in before[event]):
-                    shell.events.unregister(event, f)
-        for name in ("q27", "other27"):
-            shell.user_ns.pop(name, None)
 
 
 def test_markdown_summaries_are_rendered_not_shown_raw():
