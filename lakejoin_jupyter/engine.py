@@ -1354,7 +1354,7 @@ class SearchResult(Sequence):
         q = self.query
         if not text.startswith("No "):
             return text
-        if q.exclude and q.origin:
+        if getattr(q, "exclude", None) and getattr(q, "origin", None):
             cols = ", ".join(repr(str(c)) for c in q.columns)
             return (f"The query is the lake table {q.origin}: its own column"
                     f"{'s' if len(q.columns) > 1 else ''} {cols} left out of its results. "
