@@ -2093,9 +2093,19 @@ class Engine:
                         h.details["frame_pair"] = pair
                         h.key_kind, h.key_warning = self.column_kind(h.column_ids[0],
                                                                      paired=True)
+            chance = None
+            if counts is not None and len(h.column_ids) == 1 and stats is not None \
+                    and cat.type[h.column_ids[0]] == "integer" and h.overlap:
+                shape = stats.shape(local)      # the lake's density explains the matches
+                chance = preview.chance_containment(q.tokens, h.overlap, shape["n_numeric"],
+                                                    shape["num_min"], shape["num_max"])
+                if chance and h.key_kind != "row number":
+                    h.key_warning = chance if h.key_warning is None else \
+                        f"{h.key_warning}; {chance}"
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
                                               None if program_key else self._query_kind(q)[0],
-                                              query_ratio=h.query_ratio)
+                                              query_ratio=h.query_ratio,
+                                              chance=chance is not None)
 
     def _own_marks(self, hits: list, q: Query) -> None:
         """Mark the hits of the query's own table and of the tables already joined."""

@@ -35,6 +35,9 @@ KIND_WEIGHT = {"identifier": 1.0, "category": 1.0, "text": 0.8, "date": 0.5, "nu
                "year-like": 0.2, "row number": 0.1}
 COINCIDENTAL_KINDS = ("number", "year-like", "row number")   # "matches are likely coincidental"
 COINCIDENCE_WEIGHT = max(KIND_WEIGHT[k] for k in COINCIDENTAL_KINDS)
+# a pair whose matches its lake column's density explains weighs as a row number (density 1)
+CHANCE_WEIGHT = KIND_WEIGHT["row number"]
+CHANCE_P = 0.05           # a binomial tail at least this: the query's integers found by chance
 TYPE_SHARE = 0.9          # share of distinct values that must have a shape (as the profile)
 TEXT_WORDS = 4            # mean words per value above which a string column is text
 TEXT_CHARS = 40           # mean characters per value above which a string column is text
@@ -154,6 +157,37 @@ def row_number_warning(n_numeric: float, num_min: float, num_max: float) -> str:
     return (f"the key looks like a row number or a rank (it holds {every} integer "
             f"1..{num_max:,.0f}): any integers up to {num_max:,.0f} are found in it, so "
             f"matches are likely coincidental")
+
+
+def chance_containment(query_tokens, overlap: int, n_numeric: float, num_min: float,
+                       num_max: float) -> str | None:
+    """The warning of a lake column of integers whose density explains the query's
+    integers found in it, else None. Under the null that the lake holds ``n_numeric``
+    integers spread over its span ``num_min..num_max``, each query integer inside the span is
+    in it with chance d = n_numeric / span; the match is chance when P(Binomial(m, d) >=
+    overlap) is at least ``CHANCE_P`` (m: the query's distinct integers inside the span). A row
+    number (d = 1) always is; a dense code list (a payroll's 53 state codes of 1..78) is for
+    a query of counts, and a sparse one (249 ISO codes of 4..894) is not for ISO codes."""
+    if overlap <= 0 or not (math.isfinite(num_min) and math.isfinite(num_max)):
+        return None
+    span = num_max - num_min + 1
+    if span < 1 or n_numeric < 1:
+        return None
+    inside = 0
+    for t in query_tokens:
+        t = str(t)
+        if t.lstrip("-").isdigit() and num_min <= int(t) <= num_max:
+            inside += 1
+    if inside == 0:
+        return None
+    density = min(n_numeric / span, 1.0)
+    from scipy.stats import binom
+    p = 1.0 if density >= 1.0 else float(binom.sf(min(overlap, inside) - 1, inside, density))
+    if p < CHANCE_P:
+        return None
+    return (f"the key holds {density:.0%} of the integers {num_min:,.0f}..{num_max:,.0f}, and "
+            f"{min(overlap, inside)} of the query's {inside} integers in that range are found "
+            f"in it, no more than chance finds there: matches are likely coincidental")
 
 
 def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None,
@@ -315,7 +349,8 @@ def values_kind(values, rows=None, sample: int = 1000,
 
 
 def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | None,
-               query_kind: str | None = None, query_ratio: float | None = None) -> float:
+               query_kind: str | None = None, query_ratio: float | None = None,
+               chance: bool = False) -> float:
     """The score of ``rank="useful"``: the share of the query's rows that find a partner
     times the key kind's weight (the weaker of the lake column's and, when given, the query
     column's), the weight divided by 1 + log2 of the fan-out. The fan-out takes a kind
@@ -325,12 +360,16 @@ def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | 
     key its program makes) multiplies the fan-out: a program merging 14 dates onto each day
     number pairs each lake row with 14 query values, as a fan-out of 14 would. Years joined
     to years (both sides year-like) are not divided by the fan-out: yearly data holds many
-    rows per year, and dividing would rank the rarest coincidence first (an HHMM time)."""
+    rows per year, and dividing would rank the rarest coincidence first (an HHMM time).
+    ``chance``: the lake column's density explains the matches (:func:`chance_containment`),
+    so the pair weighs ``CHANCE_WEIGHT`` at most, whatever the kinds."""
     cover = row_coverage or 0.0
     fan = max(key_ratio or 1.0, 1.0) * max(query_ratio or 1.0, 1.0)
     weight = KIND_WEIGHT.get(kind, 0.5)
     if query_kind is not None:
         weight = min(weight, KIND_WEIGHT.get(query_kind, 0.5))
+    if chance:
+        weight = min(weight, CHANCE_WEIGHT)
     if kind == query_kind == "year-like":
         return cover * weight        # years joined to years: many rows per year is their shape
     floor = COINCIDENCE_WEIGHT if weight > COINCIDENCE_WEIGHT else 0.0
