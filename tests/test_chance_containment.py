@@ -1,7 +1,7 @@
 """A dense list of integers holds a query's integers by chance (join search's pairs).
 
-A lake column holding n integers over its span min..max contains each query integer inside
-that span with chance d = n / span when its values say nothing about the query's. The
+A lake column holding n integers of 1..max (none negative) contains each query integer of
+1..max with chance d = n / max when its values say nothing about the query's. The
 match is chance when at least as many of the query's integers as found would be found
 that way one time in 20 (join/preview.py ``chance_containment``, checked here against
 the binomial tail summed term by term). Such a pair weighs as a row number (the case
@@ -32,22 +32,23 @@ def test_the_decision_equals_the_exact_binomial_tail():
     rng = np.random.default_rng(11)
     seen = {True: 0, False: 0}
     for _ in range(400):
-        lo = int(rng.integers(0, 50))
-        span = int(rng.integers(20, 300))
-        n = int(rng.integers(1, span + 1))
-        lake = set(rng.choice(np.arange(lo, lo + span), n, replace=False).tolist())
-        lake |= {lo, lo + span - 1}                      # the span's ends are values
-        query = set(rng.integers(lo - 20, lo + span + 20, int(rng.integers(1, 60))).tolist())
+        hi = int(rng.integers(20, 300))
+        n = int(rng.integers(1, hi + 1))
+        lake = set(rng.choice(np.arange(1, hi + 1), n, replace=False).tolist()) | {hi}
+        if rng.random() < 0.3:
+            lake.add(0)                                  # a 0 is counted out
+        query = set(rng.integers(-5, hi + 20, int(rng.integers(1, 60))).tolist())
         if rng.random() < 0.5:                           # values of the lake's among them
             query |= set(rng.choice(sorted(lake), int(rng.integers(1, 40))).tolist())
-        inside = [v for v in query if lo <= v <= lo + span - 1]
+        inside = [v for v in query if 1 <= v <= hi]
         found = sum(1 for v in inside if v in lake)
-        got = preview.chance_containment([str(v) for v in query], found, len(lake), lo,
-                                         lo + span - 1)
+        got = preview.chance_containment([str(v) for v in query], found, len(lake),
+                                         min(lake), hi)
         if found == 0:
             assert got is None
             continue
-        assert (got is not None) == (tail(len(inside), found, len(lake), span) >= Fraction(1, 20))
+        held = len(lake - {0})
+        assert (got is not None) == (tail(len(inside), found, held, hi) >= Fraction(1, 20))
         seen[got is not None] += 1
     assert min(seen.values()) > 30, seen           # both answers are exercised
 
@@ -59,9 +60,12 @@ def test_hand_checked_cases():
     # 140 of 141 ISO codes in 249 codes of 4..894 (d = 0.28): not chance
     assert preview.chance_containment([str(v) for v in range(4, 4 + 6 * 141, 6)], 140,
                                       249, 4, 894) is None
-    # a row number (d = 1) always is; text tokens and values outside the span are not counted
+    # a row number (d = 1) always is; text tokens and values outside 1..max are not counted
     assert preview.chance_containment(["5", "6", "x"], 2, 100, 1, 100) is not None
     assert preview.chance_containment(["500", "600"], 1, 100, 1, 100) is None
+    # a sequence far from 1 holding all of the query: its span is evidence (d = 60 / 1,059)
+    assert preview.chance_containment([str(v) for v in range(1000, 1060)], 60, 60, 1000,
+                                      1059) is None
     # a chance pair weighs as a row number at most, whatever the kinds
     assert preview.usefulness(1.0, 1.0, "identifier", "number", chance=True) == \
         pytest.approx(0.1)

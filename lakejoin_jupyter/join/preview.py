@@ -162,32 +162,34 @@ def row_number_warning(n_numeric: float, num_min: float, num_max: float) -> str:
 def chance_containment(query_tokens, overlap: int, n_numeric: float, num_min: float,
                        num_max: float) -> str | None:
     """The warning of a lake column of integers whose density explains the query's
-    integers found in it, else None. Under the null that the lake holds ``n_numeric``
-    integers spread over its span ``num_min..num_max``, each query integer inside the span is
-    in it with chance d = n_numeric / span; the match is chance when P(Binomial(m, d) >=
-    overlap) is at least ``CHANCE_P`` (m: the query's distinct integers inside the span). A row
-    number (d = 1) always is; a dense code list (a payroll's 53 state codes of 1..78) is for
-    a query of counts, and a sparse one (249 ISO codes of 4..894) is not for ISO codes."""
-    if overlap <= 0 or not (math.isfinite(num_min) and math.isfinite(num_max)):
+    integers found in it, else None. As for a row number (:func:`counts_up`), the null reads
+    the column's ``n_numeric`` integers (a 0 among them counted out) as spread over 1..max,
+    none negative: each query integer in 1..max is in it with chance d = n / max, and the
+    match is chance when P(Binomial(m, d) >= overlap) is at least ``CHANCE_P`` (m: the
+    query's distinct integers in 1..max). A row number (d near 1) always is; a dense code
+    list (a payroll's 53 state codes of 1..78) is for a query of counts; a sparse one (249
+    ISO codes of 4..894) is not for ISO codes, nor is a sequence far from 1 (1001..1500),
+    whose span the query's values falling in is itself evidence."""
+    if overlap <= 0 or not (math.isfinite(num_min) and math.isfinite(num_max)) \
+            or num_min < 0 or num_max < 1:
         return None
-    span = num_max - num_min + 1
-    if span < 1 or n_numeric < 1:
-        return None
+    held = n_numeric - (num_min == 0)
     inside = 0
     for t in query_tokens:
         t = str(t)
-        if t.lstrip("-").isdigit() and num_min <= int(t) <= num_max:
+        if t.isdigit() and 1 <= int(t) <= num_max:
             inside += 1
-    if inside == 0:
+    if inside == 0 or held < 1:
         return None
-    density = min(n_numeric / span, 1.0)
+    found = min(overlap, inside)
+    density = min(held / num_max, 1.0)
     from scipy.stats import binom
-    p = 1.0 if density >= 1.0 else float(binom.sf(min(overlap, inside) - 1, inside, density))
+    p = 1.0 if density >= 1.0 else float(binom.sf(found - 1, inside, density))
     if p < CHANCE_P:
         return None
-    return (f"the key holds {density:.0%} of the integers {num_min:,.0f}..{num_max:,.0f}, and "
-            f"{min(overlap, inside)} of the query's {inside} integers in that range are found "
-            f"in it, no more than chance finds there: matches are likely coincidental")
+    return (f"the key holds {density:.0%} of the integers 1..{num_max:,.0f}, and {found} of "
+            f"the query's {inside} integers in that range are found in it, no more than "
+            f"chance finds there: matches are likely coincidental")
 
 
 def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None,

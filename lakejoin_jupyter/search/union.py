@@ -600,6 +600,15 @@ def named_choice(scores: np.ndarray, u: dict, weights: dict, sharpness: float) -
     return np.where(np.nan_to_num(u["set"], nan=1.0) == 0, scores + extra, scores)
 
 
+def kind_only(q: QueryColumn, u: dict, j: int) -> bool:
+    """Whether the pair of the numeric query column ``q`` and the lake column ``j`` has no
+    evidence but its kind: no value shared beyond chance (set likelihood 0) and no name in
+    common (header likelihood 0). Its vector, format and quantile likelihoods then say that
+    both are numbers of a similar size, which any two counters or small integers are, and
+    none of them has a chance test; a table aligned by such pairs alone is not listed."""
+    return q.numeric and not u["set"][j] > 0 and not u["header"][j] > 0
+
+
 def row_information(codes: list, positions) -> float:
     """Simpson's index of the query's rows over the columns at ``positions``: the chance
     that two of its rows (drawn at random without replacement) differ there, 1 - sum of
@@ -875,6 +884,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
             if info[aligned] == 0 and row_information(codes, range(len(qcols))) == 0:
                 info[aligned] = 1.0     # the query's rows are all equal: not scaled
         total *= info.get(aligned, 0.0)
+        if pairs and all(kind_only(qcols[i], U[i], pos + j) for i, j in pairs):
+            total = 0.0       # only "both are numbers": no table (kind_only)
         if total > 0:
             sl = slice(pos, pos + m)
             named = name_pairs(qcols, kinds, pairs, keys[sl], S[:, sl], lp.fmt[ids[sl]],
