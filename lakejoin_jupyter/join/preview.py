@@ -15,8 +15,10 @@ smallest of its columns' counts, exact when that is 1. The key kind (identifier,
 text, number, date, year-like, row number) comes from the lake column's profile (an integer
 column that is a key of its table with another column is read as unique; one of unique
 integers holding nearly every integer 1..max is a row number: :func:`counts_up`); a transformation's key is
-read from its values, their common affixes cut (:func:`values_kind`). :func:`usefulness`
-is the score of ``rank="useful"``; docs/algorithms/hits.md gives the reasons.
+read from its values, their common affixes cut (:func:`values_kind`). A pair whose lake
+column of integers holds the query's no more often than its density in 1..max would is
+chance (:func:`chance_containment`). :func:`usefulness` is the score of ``rank="useful"``;
+docs/algorithms/hits.md gives the reasons.
 """
 from __future__ import annotations
 

@@ -10,9 +10,8 @@ values (postings) and the nearest vectors (exact); a table's alignment is the ma
 matching of query columns to its columns (pairs under ``min_column`` out), scored per query column.
 Note:
     - Ensemble: a weighted mean of sharpened likelihoods, not TUS's max (tuned on development).
-    - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
-      column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median,
-      which a set statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
+    - Background: a sample of lake columns, not all pairs [TUS §3.4], a column out of its own;
+      padded to MIN_BACKGROUND with its median, unbeaten under p = 0.05 (``chance_overlap``).
     - Names (D3L, Starmie; TUS uses values only): an unaligned query column aligns, adding
       nothing, with a same-named lake column of its kind in a table aligned by values; among
       pairs without set evidence the header chooses at full weight (``named_choice``).
@@ -25,7 +24,8 @@ Note:
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
     - No vector or format evidence: FEW_VALUES values or fewer against more, none shared;
-      numbers barely meeting (KS under NUMBERS_APART), none shared, never align.
+      numbers barely meeting (KS under NUMBERS_APART), none shared, never align; a table
+      aligned only by numeric pairs without set or header evidence is not listed (``kind_only``).
     - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
 """
 from __future__ import annotations
