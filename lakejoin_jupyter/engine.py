@@ -52,6 +52,7 @@ POOL_GROWTH, POOL_MAX = 4, 300   # ... and 4 times more, up to 300, while fewer 
 # rows of each of its values by chance with at most this probability (docs/algorithms/hits.md)
 KEY_PARTNER_CHANCE = 0.01
 FRAME_CACHE_ROWS = 2_000_000   # rows of frame columns whose category reading is kept
+CHANCE_TEST_VALUES = 200_000   # lake integer columns up to this size are read for the chance test
 # a lake column's repeating integers are a key per category when the query frame's pairs meet
 # its table's on at least this share of the query rows the column reaches (Engine._frame_pair)
 PAIR_SHARE = 0.5
@@ -2094,11 +2095,11 @@ class Engine:
                         h.key_kind, h.key_warning = self.column_kind(h.column_ids[0],
                                                                      paired=True)
             chance = None
-            if counts is not None and len(h.column_ids) == 1 and stats is not None \
-                    and cat.type[h.column_ids[0]] == "integer" and h.overlap:
-                shape = stats.shape(local)      # the lake's density explains the matches
-                chance = preview.chance_containment(q.tokens, h.overlap, shape["n_numeric"],
-                                                    shape["num_min"], shape["num_max"])
+            if counts is not None and len(h.column_ids) == 1 and h.overlap \
+                    and cat.type[h.column_ids[0]] == "integer":
+                lake = gen.arrays.set_tokens(local)   # the lake's density explains the matches
+                if len(lake) <= CHANCE_TEST_VALUES:
+                    chance = preview.chance_containment(q.tokens, gen.token_text(lake))
                 if chance and h.key_kind != "row number":
                     h.key_warning = chance if h.key_warning is None else \
                         f"{h.key_warning}; {chance}"

@@ -1,13 +1,14 @@
 """A dense list of integers holds a query's integers by chance (join search's pairs).
 
-A lake column holding n integers of 1..max (none negative) contains each query integer of
-1..max with chance d = n / max when its values say nothing about the query's. The
-match is chance when at least as many of the query's integers as found would be found
-that way one time in 20 (join/preview.py ``chance_containment``, checked here against
-the binomial tail summed term by term). Such a pair weighs as a row number (the case
-d = 1) in ``rank="useful"``, with a warning: a payroll's 53 state codes of 1..78 no longer
-rank first for a query of delegate counts, while a sparse code list (ISO numeric codes)
-holding a query of codes stays an identifier without a warning.
+With h the query's largest integer of 1..max (max: the lake column's largest), a lake
+column holding n of the integers 1..h contains each query integer of 1..h with chance
+d = n / h when its values say nothing about the query's. The match is chance when at least
+as many of the query's integers as found would be found that way one time in 20
+(join/preview.py ``chance_containment``, checked here against the binomial tail summed
+term by term). Such a pair weighs as a row number (the case d = 1) in ``rank="useful"``,
+with a warning: a payroll's 53 state codes of 1..78 no longer rank first for a query of
+delegate counts, while a sparse code list (ISO numeric codes) holding a query of codes, or
+a sequence far from 1 holding a query of its ids, stays an identifier without a warning.
 """
 from fractions import Fraction
 from math import comb
@@ -34,38 +35,45 @@ def test_the_decision_equals_the_exact_binomial_tail():
     for _ in range(400):
         hi = int(rng.integers(20, 300))
         n = int(rng.integers(1, hi + 1))
-        lake = set(rng.choice(np.arange(1, hi + 1), n, replace=False).tolist()) | {hi}
+        lake = set(rng.choice(np.arange(1, hi + 1), n, replace=False).tolist())
         if rng.random() < 0.3:
-            lake.add(0)                                  # a 0 is counted out
+            lake.add(0)                                  # a 0 is not among 1..h
+        if rng.random() < 0.3:
+            lake |= {5000, 40760}                        # far codes (as GAUL's)
         query = set(rng.integers(-5, hi + 20, int(rng.integers(1, 60))).tolist())
         if rng.random() < 0.5:                           # values of the lake's among them
             query |= set(rng.choice(sorted(lake), int(rng.integers(1, 40))).tolist())
-        inside = [v for v in query if 1 <= v <= hi]
+        inside = [v for v in query if 1 <= v <= max(lake)]
+        got = preview.chance_containment([str(v) for v in query] + ["x"],
+                                          [str(v) for v in lake] + ["y"])
         found = sum(1 for v in inside if v in lake)
-        got = preview.chance_containment([str(v) for v in query], found, len(lake),
-                                         min(lake), hi)
         if found == 0:
             assert got is None
             continue
-        held = len(lake - {0})
-        assert (got is not None) == (tail(len(inside), found, held, hi) >= Fraction(1, 20))
+        h = max(inside)
+        held = sum(1 for v in lake if 1 <= v <= h)
+        assert (got is not None) == (tail(len(inside), found, held, h) >= Fraction(1, 20))
         seen[got is not None] += 1
     assert min(seen.values()) > 30, seen           # both answers are exercised
 
 
 def test_hand_checked_cases():
-    # 14 of 20 counts in 53 state codes of 1..78 (d = 0.68, 13.6 expected): chance
-    w = preview.chance_containment([str(v) for v in range(1, 21)], 14, 53, 1, 78)
-    assert w is not None and "68% of the integers 1..78" in w and "14 of the query's 20" in w
-    # 140 of 141 ISO codes in 249 codes of 4..894 (d = 0.28): not chance
-    assert preview.chance_containment([str(v) for v in range(4, 4 + 6 * 141, 6)], 140,
-                                      249, 4, 894) is None
-    # a row number (d = 1) always is; text tokens and values outside 1..max are not counted
-    assert preview.chance_containment(["5", "6", "x"], 2, 100, 1, 100) is not None
-    assert preview.chance_containment(["500", "600"], 1, 100, 1, 100) is None
+    def chance(query, lake):
+        return preview.chance_containment([str(v) for v in query], [str(v) for v in lake])
+    # 20 counts of 1..20 against 53 codes of 1..78 holding 14 of 1..20 (d = 0.7): chance
+    codes = list(range(1, 15)) + list(range(40, 79))
+    w = chance(range(1, 21), codes)
+    assert w is not None and "70% of the integers 1..20" in w and "14 of the query's 20" in w
+    # 141 ISO codes, 140 among 249 codes of 4..894 (d = 0.28): not chance
+    iso = list(range(4, 4 + 6 * 141, 6))
+    assert chance(iso, iso[:140] + list(range(5, 5 + 6 * 109, 6))) is None
+    # GAUL-like: every integer 1..300, then far codes: temperatures up to 100 are chance
+    assert chance(range(30, 101), list(range(1, 301)) + [40760, 61013]) is not None
+    # a row number (d = 1) always is; text tokens and values above the lake's are not counted
+    assert chance(["5", "6", "x"], range(1, 101)) is not None
+    assert chance([500, 600], range(1, 101)) is None
     # a sequence far from 1 holding all of the query: its span is evidence (d = 60 / 1,059)
-    assert preview.chance_containment([str(v) for v in range(1000, 1060)], 60, 60, 1000,
-                                      1059) is None
+    assert chance(range(1000, 1060), range(1000, 1060)) is None
     # a chance pair weighs as a row number at most, whatever the kinds
     assert preview.usefulness(1.0, 1.0, "identifier", "number", chance=True) == \
         pytest.approx(0.1)

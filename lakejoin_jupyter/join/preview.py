@@ -16,7 +16,7 @@ text, number, date, year-like, row number) comes from the lake column's profile 
 column that is a key of its table with another column is read as unique; one of unique
 integers holding nearly every integer 1..max is a row number: :func:`counts_up`); a transformation's key is
 read from its values, their common affixes cut (:func:`values_kind`). A pair whose lake
-column of integers holds the query's no more often than its density in 1..max would is
+column holds the query's integers no more often than its density below them would is
 chance (:func:`chance_containment`). :func:`usefulness` is the score of ``rank="useful"``;
 docs/algorithms/hits.md gives the reasons.
 """
@@ -161,36 +161,36 @@ def row_number_warning(n_numeric: float, num_min: float, num_max: float) -> str:
             f"matches are likely coincidental")
 
 
-def chance_containment(query_tokens, overlap: int, n_numeric: float, num_min: float,
-                       num_max: float) -> str | None:
-    """The warning of a lake column of integers whose density explains the query's
-    integers found in it, else None. As for a row number (:func:`counts_up`), the null reads
-    the column's ``n_numeric`` integers (a 0 among them counted out) as spread over 1..max,
-    none negative: each query integer in 1..max is in it with chance d = n / max, and the
-    match is chance when P(Binomial(m, d) >= overlap) is at least ``CHANCE_P`` (m: the
-    query's distinct integers in 1..max). A row number (d near 1) always is; a dense code
-    list (a payroll's 53 state codes of 1..78) is for a query of counts; a sparse one (249
-    ISO codes of 4..894) is not for ISO codes, nor is a sequence far from 1 (1001..1500),
-    whose span the query's values falling in is itself evidence."""
-    if overlap <= 0 or not (math.isfinite(num_min) and math.isfinite(num_max)) \
-            or num_min < 0 or num_max < 1:
+def chance_containment(query_tokens, lake_tokens) -> str | None:
+    """The warning of a lake column whose integers hold the query's no more often than their
+    density below the query's largest would, else None. With h the query's largest integer
+    of 1..max (max: the lake's largest; none negative) and n the lake's integers in 1..h,
+    each query integer of 1..h is in the lake with chance d = n / h; the match is chance when
+    P(Binomial(m, d) >= found) is at least ``CHANCE_P`` (m: the query's distinct integers in
+    1..h). A row number (d = 1) always is; a dense code list (state codes 1..56 and a few
+    territories) is for a query of counts up to 70; a sparse one (249 ISO codes of 4..894)
+    is not for ISO codes, nor is a sequence far from 1 (1001..1500), whose span the query's
+    values falling in is itself evidence."""
+    lake = {int(t) for t in map(str, lake_tokens) if t.isdigit()}
+    if not lake or min(lake) < 0:
         return None
-    held = n_numeric - (num_min == 0)
-    inside = 0
-    for t in query_tokens:
-        t = str(t)
-        if t.isdigit() and 1 <= int(t) <= num_max:
-            inside += 1
-    if inside == 0 or held < 1:
+    lake_max = max(lake)
+    query = {int(t) for t in map(str, query_tokens) if t.isdigit()}
+    query = {v for v in query if 1 <= v <= lake_max}
+    if not query:
         return None
-    found = min(overlap, inside)
-    density = min(held / num_max, 1.0)
+    h = max(query)
+    held = sum(1 for v in lake if 1 <= v <= h)
+    found = len(query & lake)
+    if found == 0:
+        return None
+    density = held / h
     from scipy.stats import binom
-    p = 1.0 if density >= 1.0 else float(binom.sf(found - 1, inside, density))
+    p = 1.0 if density >= 1.0 else float(binom.sf(found - 1, len(query), density))
     if p < CHANCE_P:
         return None
-    return (f"the key holds {density:.0%} of the integers 1..{num_max:,.0f}, and {found} of "
-            f"the query's {inside} integers in that range are found in it, no more than "
+    return (f"the key holds {density:.0%} of the integers 1..{h:,}, and {found} of the "
+            f"query's {len(query)} integers in that range are found in it, no more than "
             f"chance finds there: matches are likely coincidental")
 
 
