@@ -2042,6 +2042,11 @@ class Engine:
         :meth:`tuple_kind`'s answers, each computed once."""
         return {}
 
+    @cached_property
+    def _integers_cache(self) -> dict:
+        """column id -> its distinct integers or None (:meth:`_lake_integers`)."""
+        return {}
+
     def _annotate(self, hits: list, q: Query) -> None:
         """Fill each hit's join figures (join/preview.py), key kind and own-table marks."""
         self._hit_figures(hits, q)
@@ -2097,9 +2102,11 @@ class Engine:
             chance = None
             if counts is not None and len(h.column_ids) == 1 and h.overlap \
                     and cat.type[h.column_ids[0]] == "integer":
-                lake = gen.arrays.set_tokens(local)   # the lake's density explains the matches
-                if len(lake) <= CHANCE_TEST_VALUES:
-                    chance = preview.chance_containment(q.tokens, gen.token_text(lake))
+                lake = self._lake_integers(h.column_ids[0])   # does its density explain
+                if lake is not None:                            # the matches?
+                    if "integers" not in q.cache:
+                        q.cache["integers"] = preview.integers_of(q.tokens)
+                    chance = preview.chance_containment(q.cache["integers"], lake)
                 if chance and h.key_kind != "row number":
                     h.key_warning = chance if h.key_warning is None else \
                         f"{h.key_warning}; {chance}"
@@ -2107,6 +2114,19 @@ class Engine:
                                               None if program_key else self._query_kind(q)[0],
                                               query_ratio=h.query_ratio,
                                               chance=chance is not None)
+
+    def _lake_integers(self, column_id: int):
+        """The distinct integers of a lake column (ascending), read once per engine, or None
+        past ``CHANCE_TEST_VALUES`` values."""
+        cache = self._integers_cache
+        if column_id not in cache:
+            gen, local = self.index.generation_of(column_id)
+            ids = gen.arrays.set_tokens(local)
+            if len(cache) >= 4096:
+                cache.clear()
+            cache[column_id] = preview.integers_of(gen.token_text(ids)) \
+                if len(ids) <= CHANCE_TEST_VALUES else None
+        return cache[column_id]
 
     def _own_marks(self, hits: list, q: Query) -> None:
         """Mark the hits of the query's own table and of the tables already joined."""

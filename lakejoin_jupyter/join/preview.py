@@ -161,6 +161,15 @@ def row_number_warning(n_numeric: float, num_min: float, num_max: float) -> str:
             f"matches are likely coincidental")
 
 
+def integers_of(tokens) -> np.ndarray:
+    """The distinct integers among normalized tokens (digits, a leading minus), ascending;
+    an integer array is taken as it is."""
+    if isinstance(tokens, np.ndarray) and tokens.dtype.kind == "i":
+        return np.unique(tokens)
+    return np.unique(np.array([int(t) for t in map(str, tokens) if t.lstrip("-").isdigit()],
+                              dtype=np.int64))
+
+
 def chance_containment(query_tokens, lake_tokens) -> str | None:
     """The warning of a lake column whose integers hold the query's no more often than their
     density below the query's largest would, else None. With h the query's largest integer
@@ -171,17 +180,16 @@ def chance_containment(query_tokens, lake_tokens) -> str | None:
     territories) is for a query of counts up to 70; a sparse one (249 ISO codes of 4..894)
     is not for ISO codes, nor is a sequence far from 1 (1001..1500), whose span the query's
     values falling in is itself evidence."""
-    lake = {int(t) for t in map(str, lake_tokens) if t.isdigit()}
-    if not lake or min(lake) < 0:
+    lake = integers_of(lake_tokens)
+    if not len(lake) or lake[0] < 0:
         return None
-    lake_max = max(lake)
-    query = {int(t) for t in map(str, query_tokens) if t.isdigit()}
-    query = {v for v in query if 1 <= v <= lake_max}
-    if not query:
+    query = integers_of(query_tokens)
+    query = query[(query >= 1) & (query <= lake[-1])]
+    if not len(query):
         return None
-    h = max(query)
-    held = sum(1 for v in lake if 1 <= v <= h)
-    found = len(query & lake)
+    h = int(query[-1])
+    held = int(np.count_nonzero((lake >= 1) & (lake <= h)))
+    found = int(np.count_nonzero(np.isin(query, lake, assume_unique=True)))
     if found == 0:
         return None
     density = held / h
