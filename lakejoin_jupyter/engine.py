@@ -52,6 +52,7 @@ POOL_GROWTH, POOL_MAX = 4, 300   # ... and 4 times more, up to 300, while fewer 
 # rows of each of its values by chance with at most this probability (docs/algorithms/hits.md)
 KEY_PARTNER_CHANCE = 0.01
 FRAME_CACHE_ROWS = 2_000_000   # rows of frame columns whose category reading is kept
+CHANCE_TEST_VALUES = 200_000   # lake integer columns up to this size are read for the chance test
 # a lake column's repeating integers are a key per category when the query frame's pairs meet
 # its table's on at least this share of the query rows the column reaches (Engine._frame_pair)
 PAIR_SHARE = 0.5
@@ -2041,6 +2042,11 @@ class Engine:
         :meth:`tuple_kind`'s answers, each computed once."""
         return {}
 
+    @cached_property
+    def _integers_cache(self) -> dict:
+        """column id -> its distinct integers or None (:meth:`_lake_integers`)."""
+        return {}
+
     def _annotate(self, hits: list, q: Query) -> None:
         """Fill each hit's join figures (join/preview.py), key kind and own-table marks."""
         self._hit_figures(hits, q)
@@ -2093,9 +2099,34 @@ class Engine:
                         h.details["frame_pair"] = pair
                         h.key_kind, h.key_warning = self.column_kind(h.column_ids[0],
                                                                      paired=True)
+            chance = None
+            if counts is not None and len(h.column_ids) == 1 and h.overlap \
+                    and cat.type[h.column_ids[0]] == "integer":
+                lake = self._lake_integers(h.column_ids[0])   # does its density explain
+                if lake is not None:                            # the matches?
+                    if "integers" not in q.cache:
+                        q.cache["integers"] = preview.integers_of(q.tokens)
+                    chance = preview.chance_containment(q.cache["integers"], lake)
+                if chance and h.key_kind != "row number":
+                    h.key_warning = chance if h.key_warning is None else \
+                        f"{h.key_warning}; {chance}"
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
                                               None if program_key else self._query_kind(q)[0],
-                                              query_ratio=h.query_ratio)
+                                              query_ratio=h.query_ratio,
+                                              chance=chance is not None)
+
+    def _lake_integers(self, column_id: int):
+        """The distinct integers of a lake column (ascending), read once per engine, or None
+        past ``CHANCE_TEST_VALUES`` values."""
+        cache = self._integers_cache
+        if column_id not in cache:
+            gen, local = self.index.generation_of(column_id)
+            ids = gen.arrays.set_tokens(local)
+            if len(cache) >= 4096:
+                cache.clear()
+            cache[column_id] = preview.integers_of(gen.token_text(ids)) \
+                if len(ids) <= CHANCE_TEST_VALUES else None
+        return cache[column_id]
 
     def _own_marks(self, hits: list, q: Query) -> None:
         """Mark the hits of the query's own table and of the tables already joined."""

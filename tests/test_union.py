@@ -253,6 +253,7 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
         ids = np.arange(first, first + m)
         S = np.zeros((len(qcols), m))
         R = np.ones((len(qcols), m))     # a small lake: a pair's share by its test's reach
+        evident = np.zeros((len(qcols), m), dtype=bool)   # set or header likelihood above 0
         small = int((lp.sizes > 0).sum()) <= us.MIN_BACKGROUND
         for i, q in enumerate(qcols):
             ov = us.overlaps(index, q.tokens)
@@ -294,6 +295,8 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                 if most and not q.numeric:
                     u["set"][0, j] *= ov[cid] / most
             S[i] = us.ensemble(u, weights, us.SHARPNESS)[0]
+            evident[i] = (np.nan_to_num(u["set"][0]) > 0) | (np.nan_to_num(u["header"][0]) > 0) \
+                | (not q.numeric)
             for j, cid in enumerate(ids):      # numbers never align with text
                 if (q.numeric and lp.share[cid] < 0.5) or (q.share < 0.5 and lp.numeric[cid]):
                     S[i, j] = 0.0
@@ -318,6 +321,8 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
         best = sum(w[i] * R[i, j] * S[i, j] for i, j in pairs)
         if pairs and differ(frame) > 0:
             best *= differ(frame.iloc[:, sorted(i for i, _ in pairs)])
+        if pairs and not any(evident[i, j] for i, j in pairs):
+            best = 0.0        # numeric pairs of their kind alone list no table
         if best > 0:
             out.append((int(tid), best / sum(w)))
             done = {i: (int(ids[j]), False) for i, j in pairs}

@@ -236,3 +236,28 @@ def test_a_row_counter_has_no_set_evidence_against_party_sizes(election_lake):
     hits = election_lake.search_unionable(q, k=10)
     tips = [h for h in hits if h.table == "misc/tips"]
     assert not tips or tips[0].evidence["x"]["set"] == 0.0, tips[0].evidence
+
+
+@pytest.mark.spark
+def test_a_counter_aligned_by_its_kind_alone_lists_no_table(election_lake):
+    """D5's leftover: without set evidence the counter 0..9 still aligned with the party
+    sizes by vectors, formats and quantiles (both are small integers), which made tips the
+    first other table for ten district names though nothing else of it aligned. A table
+    whose every pair is of a numeric query column without set and header evidence
+    (``kind_only``) is not listed; named `size`, the counter lists tips again."""
+    part = election_lake.table("mtl/election_part2")
+    q = part.head(10)[["district"]].assign(x=np.arange(10))
+    hits = election_lake.search_unionable(q, k=10)
+    assert "misc/tips" not in [h.table for h in hits]
+    for h in hits:               # every table listed has a pair beyond its kind
+        assert any(e["set"] > 0 or e["header"] > 0 or c != "x"
+                   for c, e in h.evidence.items()), (h.table, h.evidence)
+    named = election_lake.search_unionable(q.rename(columns={"x": "size"}), k=10)
+    assert alignment(named, "misc/tips") == {"size": "size"}
+
+
+def test_kind_only_by_hand():
+    num, text = query_column(list(range(10))), query_column([f"w{i}" for i in range(10)])
+    u = {"set": np.array([0.0, 0.0, 0.4, np.nan]), "header": np.array([0.0, 0.3, 0.0, 0.0])}
+    assert [un.kind_only(num, u, j) for j in range(4)] == [True, False, False, True]
+    assert not any(un.kind_only(text, u, j) for j in range(4))

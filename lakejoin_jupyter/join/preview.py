@@ -15,8 +15,10 @@ smallest of its columns' counts, exact when that is 1. The key kind (identifier,
 text, number, date, year-like, row number) comes from the lake column's profile (an integer
 column that is a key of its table with another column is read as unique; one of unique
 integers holding nearly every integer 1..max is a row number: :func:`counts_up`); a transformation's key is
-read from its values, their common affixes cut (:func:`values_kind`). :func:`usefulness`
-is the score of ``rank="useful"``; docs/algorithms/hits.md gives the reasons.
+read from its values, their common affixes cut (:func:`values_kind`). A pair whose lake
+column holds the query's integers no more often than its density below them would is
+chance (:func:`chance_containment`). :func:`usefulness` is the score of ``rank="useful"``;
+docs/algorithms/hits.md gives the reasons.
 """
 from __future__ import annotations
 
@@ -35,6 +37,9 @@ KIND_WEIGHT = {"identifier": 1.0, "category": 1.0, "text": 0.8, "date": 0.5, "nu
                "year-like": 0.2, "row number": 0.1}
 COINCIDENTAL_KINDS = ("number", "year-like", "row number")   # "matches are likely coincidental"
 COINCIDENCE_WEIGHT = max(KIND_WEIGHT[k] for k in COINCIDENTAL_KINDS)
+# a pair whose matches its lake column's density explains weighs as a row number (density 1)
+CHANCE_WEIGHT = KIND_WEIGHT["row number"]
+CHANCE_P = 0.05           # a binomial tail at least this: the query's integers found by chance
 TYPE_SHARE = 0.9          # share of distinct values that must have a shape (as the profile)
 TEXT_WORDS = 4            # mean words per value above which a string column is text
 TEXT_CHARS = 40           # mean characters per value above which a string column is text
@@ -154,6 +159,47 @@ def row_number_warning(n_numeric: float, num_min: float, num_max: float) -> str:
     return (f"the key looks like a row number or a rank (it holds {every} integer "
             f"1..{num_max:,.0f}): any integers up to {num_max:,.0f} are found in it, so "
             f"matches are likely coincidental")
+
+
+def integers_of(tokens) -> np.ndarray:
+    """The distinct integers among normalized tokens (digits, a leading minus), ascending;
+    an integer array is taken as it is."""
+    if isinstance(tokens, np.ndarray) and tokens.dtype.kind == "i":
+        return np.unique(tokens)
+    return np.unique(np.array([int(t) for t in map(str, tokens) if t.lstrip("-").isdigit()],
+                              dtype=np.int64))
+
+
+def chance_containment(query_tokens, lake_tokens) -> str | None:
+    """The warning of a lake column whose integers hold the query's no more often than their
+    density below the query's largest would, else None. With h the query's largest integer
+    of 1..max (max: the lake's largest; none negative) and n the lake's integers in 1..h,
+    each query integer of 1..h is in the lake with chance d = n / h; the match is chance when
+    P(Binomial(m, d) >= found) is at least ``CHANCE_P`` (m: the query's distinct integers in
+    1..h). A row number (d = 1) always is; a dense code list (state codes 1..56 and a few
+    territories) is for a query of counts up to 70; a sparse one (249 ISO codes of 4..894)
+    is not for ISO codes, nor is a sequence far from 1 (1001..1500), whose span the query's
+    values falling in is itself evidence."""
+    lake = integers_of(lake_tokens)
+    if not len(lake) or lake[0] < 0:
+        return None
+    query = integers_of(query_tokens)
+    query = query[(query >= 1) & (query <= lake[-1])]
+    if not len(query):
+        return None
+    h = int(query[-1])
+    held = int(np.count_nonzero((lake >= 1) & (lake <= h)))
+    found = int(np.count_nonzero(np.isin(query, lake, assume_unique=True)))
+    if found == 0:
+        return None
+    density = held / h
+    from scipy.stats import binom
+    p = 1.0 if density >= 1.0 else float(binom.sf(found - 1, len(query), density))
+    if p < CHANCE_P:
+        return None
+    return (f"the key holds {density:.0%} of the integers 1..{h:,}, and {found} of the "
+            f"query's {len(query)} integers in that range are found in it, no more than "
+            f"chance finds there: matches are likely coincidental")
 
 
 def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None,
@@ -315,7 +361,8 @@ def values_kind(values, rows=None, sample: int = 1000,
 
 
 def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | None,
-               query_kind: str | None = None, query_ratio: float | None = None) -> float:
+               query_kind: str | None = None, query_ratio: float | None = None,
+               chance: bool = False) -> float:
     """The score of ``rank="useful"``: the share of the query's rows that find a partner
     times the key kind's weight (the weaker of the lake column's and, when given, the query
     column's), the weight divided by 1 + log2 of the fan-out. The fan-out takes a kind
@@ -325,12 +372,16 @@ def usefulness(row_coverage: float | None, key_ratio: float | None, kind: str | 
     key its program makes) multiplies the fan-out: a program merging 14 dates onto each day
     number pairs each lake row with 14 query values, as a fan-out of 14 would. Years joined
     to years (both sides year-like) are not divided by the fan-out: yearly data holds many
-    rows per year, and dividing would rank the rarest coincidence first (an HHMM time)."""
+    rows per year, and dividing would rank the rarest coincidence first (an HHMM time).
+    ``chance``: the lake column's density explains the matches (:func:`chance_containment`),
+    so the pair weighs ``CHANCE_WEIGHT`` at most, whatever the kinds."""
     cover = row_coverage or 0.0
     fan = max(key_ratio or 1.0, 1.0) * max(query_ratio or 1.0, 1.0)
     weight = KIND_WEIGHT.get(kind, 0.5)
     if query_kind is not None:
         weight = min(weight, KIND_WEIGHT.get(query_kind, 0.5))
+    if chance:
+        weight = min(weight, CHANCE_WEIGHT)
     if kind == query_kind == "year-like":
         return cover * weight        # years joined to years: many rows per year is their shape
     floor = COINCIDENCE_WEIGHT if weight > COINCIDENCE_WEIGHT else 0.0

@@ -10,9 +10,8 @@ values (postings) and the nearest vectors (exact); a table's alignment is the ma
 matching of query columns to its columns (pairs under ``min_column`` out), scored per query column.
 Note:
     - Ensemble: a weighted mean of sharpened likelihoods, not TUS's max (tuned on development).
-    - The background is a sample of lake columns, not all attribute pairs [TUS §3.4], a
-      column left out of its own; under ``MIN_BACKGROUND`` columns, padded with its median,
-      which a set statistic under p = 0.05 that could reach it does not beat (``chance_overlap``).
+    - Background: a sample of lake columns, not all pairs [TUS §3.4], a column out of its own;
+      padded to MIN_BACKGROUND with its median, unbeaten under p = 0.05 (``chance_overlap``).
     - Names (D3L, Starmie; TUS uses values only): an unaligned query column aligns, adding
       nothing, with a same-named lake column of its kind in a table aligned by values; among
       pairs without set evidence the header chooses at full weight (``named_choice``).
@@ -25,7 +24,8 @@ Note:
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
     - No vector or format evidence: FEW_VALUES values or fewer against more, none shared;
-      numbers barely meeting (KS under NUMBERS_APART), none shared, never align.
+      numbers barely meeting (KS under NUMBERS_APART), none shared, never align; a table
+      aligned only by numeric pairs without set or header evidence is not listed (``kind_only``).
     - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
 """
 from __future__ import annotations
@@ -600,6 +600,15 @@ def named_choice(scores: np.ndarray, u: dict, weights: dict, sharpness: float) -
     return np.where(np.nan_to_num(u["set"], nan=1.0) == 0, scores + extra, scores)
 
 
+def kind_only(q: QueryColumn, u: dict, j: int) -> bool:
+    """Whether the pair of the numeric query column ``q`` and the lake column ``j`` has no
+    evidence but its kind: no value shared beyond chance (set likelihood 0) and no name in
+    common (header likelihood 0). Its vector, format and quantile likelihoods then say that
+    both are numbers of a similar size, which any two counters or small integers are, and
+    none of them has a chance test; a table aligned by such pairs alone is not listed."""
+    return q.numeric and not u["set"][j] > 0 and not u["header"][j] > 0
+
+
 def row_information(codes: list, positions) -> float:
     """Simpson's index of the query's rows over the columns at ``positions``: the chance
     that two of its rows (drawn at random without replacement) differ there, 1 - sum of
@@ -875,6 +884,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
             if info[aligned] == 0 and row_information(codes, range(len(qcols))) == 0:
                 info[aligned] = 1.0     # the query's rows are all equal: not scaled
         total *= info.get(aligned, 0.0)
+        if pairs and all(kind_only(qcols[i], U[i], pos + j) for i, j in pairs):
+            total = 0.0       # only "both are numbers": no table (kind_only)
         if total > 0:
             sl = slice(pos, pos + m)
             named = name_pairs(qcols, kinds, pairs, keys[sl], S[:, sl], lp.fmt[ids[sl]],
