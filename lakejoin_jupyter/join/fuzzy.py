@@ -506,8 +506,7 @@ def configs_scaled_text(configs, counts=None, most=None, keep=None) -> str:
     seen = set()
     out = []
     for i, (f, t) in enumerate(configs):
-        if i in left:
-            seen.add(f)
+        if i in left:       # not named: a later one of its function is not "again"
             continue
         again = f in seen
         seen.add(f)
