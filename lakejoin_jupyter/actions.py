@@ -395,7 +395,7 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     learn = learning_frame(frame)
     fj = engine.fuzzy_join(hit.table, learn, on=(hit.column, qcol),
                            precision_target=precision_target)
-    from .join.fuzzy import HEADLINE_CONFIGS, at_largest, configs_scaled_text, distance_range
+    from .join.fuzzy import at_largest, configs_scaled_text, distance_range
     top = distance_range(fj.function)      # the threshold's range: the main function's
     kept = [(f, th) for f, th in fj.configs if f != fj.function]
     own = [th for f, th in fj.configs if f == fj.function]
@@ -422,8 +422,7 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     if threshold is None:
         # a union's configurations in the order the choice added them, with what each
         # joined (as explain() and the code's comment list them)
-        chosen = configs_scaled_text(fj.configs, counts=fj.config_matches(),
-                                     most=HEADLINE_CONFIGS, keep=fj.function)
+        chosen = configs_scaled_text(fj.configs, counts=fj.config_matches())
         summary = ((f"Chose {len(fj.configs)} configurations, in the order the choice added "
                     f"them: {chosen},"
                     if len(fj.configs) > 1 else

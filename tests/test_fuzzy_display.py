@@ -152,6 +152,11 @@ def test_a_threshold_at_the_largest_distance_says_it_joins_every_value():
                f"its nearest;" in repr(fj) or f"{f} at {t:.3f} (of 0..1.41, its largest " \
                f"distance" in repr(fj)
         assert f"{f} at {t:.3f} (its largest distance)" in fuzzy._configs_text(fj.configs)
+    # the repr's one line cuts the long chosen list, the summary names every configuration
+    assert len(fj.configs) > fuzzy.HEADLINE_CONFIGS + 1 and "more joining" in repr(fj)
+    assert "more joining" not in fj.summary()
+    assert all(f" at {t:.3f} (of 0..{fuzzy.distance_range(f):.2f}" in fj.summary()
+               for f, t in fj.configs)
     one = fuzzy.fuzzy_join(pd.DataFrame({"nom": LAKE}), pd.DataFrame({"name": NAMES + JUNK}),
                            on=("nom", "name"), functions=["char3-idf"],
                            threshold=fuzzy.distance_range("char3-idf"))
@@ -160,8 +165,8 @@ def test_a_threshold_at_the_largest_distance_says_it_joins_every_value():
     assert len(one.matches()) == len(NAMES + JUNK)
 
 
-def test_a_long_chosen_list_is_cut_in_the_headline():
-    # at a low target the choice may add dozens of configurations: the headline names the
+def test_a_long_chosen_list_is_cut_in_the_repr():
+    # at a low target the choice may add dozens of configurations: the repr names the
     # first HEADLINE_CONFIGS, then how many more and what they joined (explain() has all)
     from lakejoin_jupyter.join.fuzzy import HEADLINE_CONFIGS, configs_scaled_text
     configs = [("char3-idf", 0.1 * i) for i in range(1, 10)]

@@ -488,7 +488,7 @@ def _configs_text(configs) -> str:
                                                  else "") for f, t in configs)
 
 
-HEADLINE_CONFIGS = 5     # chosen configurations a headline names before "and N more"
+HEADLINE_CONFIGS = 5     # chosen configurations the repr names before "and N more"
 
 
 def configs_scaled_text(configs, counts=None, most=None, keep=None) -> str:
@@ -1119,7 +1119,9 @@ class FuzzyJoin(Joinable):
                         "est_bound": float(row["est_bound"])}
         return best
 
-    def _headline(self) -> str:
+    def _headline(self, cut: bool = False) -> str:
+        """The chosen join in a sentence; ``cut`` (the repr's one line): a long chosen list
+        named up to HEADLINE_CONFIGS (:func:`configs_scaled_text`), the summary names all."""
         if not self.ok:
             b = self.closest_bound()
             lowest = self.precision_target <= LOWEST_TARGET + 1e-12
@@ -1136,7 +1138,8 @@ class FuzzyJoin(Joinable):
                     f"{advice}.")
         if len(self.configs) > 1:       # in the order chosen, with what each joined
             chosen = configs_scaled_text(self.configs, counts=self.config_matches(),
-                                         most=HEADLINE_CONFIGS, keep=self.function)
+                                         most=HEADLINE_CONFIGS if cut else None,
+                                         keep=self.function)
             what = f"join functions in the order chosen: {chosen}"
         else:
             what = (f"join function {self.function}, threshold {self.threshold:.3f} of "
@@ -1175,7 +1178,7 @@ class FuzzyJoin(Joinable):
         return "\n".join(lines + [f"Warning: {w}" for w in self.warnings()])
 
     def __repr__(self):
-        return f"<FuzzyJoin {self._headline()}>"
+        return f"<FuzzyJoin {self._headline(cut=True)}>"
 
 
 def _distinct(values) -> tuple[np.ndarray, list]:
