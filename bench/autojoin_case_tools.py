@@ -10,9 +10,10 @@ pools), and no file of an archive is imported or run.
 - StreamedArchives (fresh32, fresh33): members streamed out of npm tarballs and wheels
   (tar -xzOf, unzip -p); a folder's digest covers its members' names and the content of
   those ending in ``hashed_suffix``.
-- UnpackedArchives (fresh34 on): Debian packages (dpkg-deb -x), wheels (unzip) and source
-  archives (tar -xzf) unpacked into <downloads>/<unpacked>/<archive stem>, once per process;
-  a folder's digest covers its files' names and contents.
+- UnpackedArchives (fresh34 on): Debian packages (dpkg-deb -x), wheels and Java archives
+  (unzip; jars from fresh39) and source archives (tar -xzf) unpacked into
+  <downloads>/<unpacked>/<archive stem>, once per process; a folder's digest covers its
+  files' names and contents.
 """
 from __future__ import annotations
 
@@ -144,7 +145,8 @@ class StreamedArchives(PinnedArchives):
 
 class UnpackedArchives(PinnedArchives):
     """Archives unpacked into the downloads folder's ``unpacked`` folder, files only, nothing
-    run: Debian packages (.deb), wheels (.whl) and source archives (.tar.gz)."""
+    run: Debian packages (.deb), wheels (.whl), Java archives (.jar) and source archives
+    (.tar.gz)."""
 
     def __init__(self, *args, unpacked: str):
         super().__init__(*args)
@@ -160,14 +162,15 @@ class UnpackedArchives(PinnedArchives):
         """The folder ``archive`` is unpacked into, unpacked afresh once per process."""
         source = Path(downloads) / archive
         folder = (Path(downloads) / self.unpacked
-                  / archive.removesuffix(".deb").removesuffix(".whl").removesuffix(".tar.gz"))
+                  / archive.removesuffix(".deb").removesuffix(".whl").removesuffix(".jar")
+                  .removesuffix(".tar.gz"))
         if folder not in self._done:
             if folder.exists():
                 shutil.rmtree(folder)
             folder.mkdir(parents=True)
             if archive.endswith(".deb"):
                 run("dpkg-deb", "-x", str(source), str(folder))
-            elif archive.endswith(".whl"):
+            elif archive.endswith((".whl", ".jar")):
                 run("unzip", "-q", str(source), "-d", str(folder))
             else:
                 run("tar", "-xzf", str(source), "-C", str(folder))

@@ -1,8 +1,8 @@
 """Auto-Join on the autojoin benchmark: precision, recall and F1 of the joined row pairs.
 
     python bench/autojoin_eval.py path/to/autojoin-benchmark bench/data/autojoin-extra \
-        bench/data/autojoin-fresh bench/data/autojoin-fresh{2..38} \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh38|all] \
+        bench/data/autojoin-fresh bench/data/autojoin-fresh{2..39} \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh39|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -10,7 +10,7 @@ Every folder given is a benchmark (one sub-folder per case). Cases are split int
 development (tuned on) and validation (never tuned on) by :func:`split_of`, fixed before
 any tuning: the thesis benchmark's cases by a hash of the case name (a third to
 validation), the cases made by bench/autojoin_make_cases.py by the list ``DEV_EXTRA``, and
-each fresh set (``FRESH_CASES``, ``FRESH2_CASES`` ... ``FRESH38_CASES``, one folder
+each fresh set (``FRESH_CASES``, ``FRESH2_CASES`` ... ``FRESH39_CASES``, one folder
 bench/data/autojoin-fresh* each) whole: built blind and committed before any learner ran on
 it, run once clean, development afterwards. bench/results/autojoin_splits.md tells each
 split's history (its source pool, the round that ran it clean, when it became development).
@@ -379,10 +379,19 @@ FRESH38_CASES = {
     "faicons_icons_svg_calls", "silk_icons_flask_urls", "os2_unicode_ranges_css",
     "glyphdata_production_names"}
 
+# Thirty-ninth fresh validation (bench/autojoin_make_cases.py DOWNLOADS OUT --fresh39),
+# unseen: from Maven Central's jars (the machine image's local Maven repository) that no
+# earlier set named or read, built apart from the learner and committed before any learner
+# ran on them:
+FRESH39_CASES = {
+    "spotless_jdt_lockfiles", "woodstox_exports_folders", "jna_platform_exports_folders",
+    "bsh_command_usage_files", "osgi_api_types_classes", "osgi_profiles_files",
+    "woodstox_exports_module_directives", "jna_native_code_launch_properties"}
+
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh38": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH38_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh39": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH39_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -398,7 +407,8 @@ def split_of(case: str) -> str:
              ("fresh31", FRESH31_CASES), ("fresh32", FRESH32_CASES),
              ("fresh33", FRESH33_CASES), ("fresh34", FRESH34_CASES),
              ("fresh35", FRESH35_CASES), ("fresh36", FRESH36_CASES),
-             ("fresh37", FRESH37_CASES), ("fresh38", FRESH38_CASES))
+             ("fresh37", FRESH37_CASES), ("fresh38", FRESH38_CASES),
+             ("fresh39", FRESH39_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -515,7 +525,8 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh38", "fresh38 validation (never tuned on)"),
+    ("fresh39", "fresh39 validation (never tuned on)"),
+    ("fresh38", "fresh38 (clean for main at b55b733; development since)"),
     ("fresh37", "fresh37 (clean for main at 1dd00a1; development since)"),
     ("fresh36", "fresh36 (clean for main at 1802b30; development since)"),
     ("fresh35", "fresh35 (clean for main at c0f13e8; development since)"),
@@ -596,6 +607,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh36"] = -31
     order["fresh37"] = -32
     order["fresh38"] = -33
+    order["fresh39"] = -34
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -658,7 +670,7 @@ def main(argv=None):
                                         "fresh25", "fresh26", "fresh27", "fresh28",
                                         "fresh29", "fresh30", "fresh31", "fresh32",
                                         "fresh33", "fresh34", "fresh35", "fresh36",
-                                        "fresh37", "fresh38"),
+                                        "fresh37", "fresh38", "fresh39"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

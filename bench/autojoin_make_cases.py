@@ -7,10 +7,11 @@
     python bench/autojoin_make_cases.py DOWNLOADS bench/data/autojoin-fresh<N> --fresh<N>
 
 (<N>: 2 to 7 in the first form with <N>; 8 to 26 and 28 to 31 in the second, read from
-installed pip packages, the standard library and Debian's files; 32 to 38 in the last,
+installed pip packages, the standard library and Debian's files; 32 to 39 in the last,
 DOWNLOADS being the folder of the set's pinned archives: fresh32's and fresh33's `npm pack`
 archives and PyPI wheels, fresh34's to fresh37's `apt-get download` .deb archives,
-fresh38's `pip download` archives, read through bench/autojoin_case_tools.py.)
+fresh38's `pip download` archives, fresh39's Maven jars, read through
+bench/autojoin_case_tools.py.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -14396,6 +14397,331 @@ def make_fresh38(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh39 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh39_cases.md; the pool's rule is section F39 of
+# bench/results/autojoin.md): fresh38's (a)-(h) except (a)'s pool.
+# (a) both tables come from files inside Java archives (jars) of Maven Central, drawn by a
+#     rule over the local Maven repository of this workplace's machine image (per artifact
+#     its newest cached version, kept when its jar holds at least ten files that are neither
+#     classes nor under META-INF/), less the artifacts pyspark's jars carry (the venv), those
+#     Debian's Maven repository ships, those an earlier document names, and data an earlier
+#     set read (14 artifacts, listed in the document). The jars sit in a folder given as an
+#     argument, under their Maven file names: the SHA-256 of every jar and of every member
+#     read is pinned and checked; a jar is unpacked by the unzip program; no class is loaded
+#     or run (manifests, XML, lock files, profiles and scripts read as text through re);
+# (b)-(h) as fresh38's (at least half the cases real pairs).
+
+# Pool sources of (a), in alphabetical order of groupId:artifactId (section F39).
+_FRESH39_POOL = (
+    "com.diffplug.spotless:spotless-lib-extra", "com.fasterxml.woodstox:woodstox-core",
+    "com.google.protobuf:protobuf-java", "com.squareup.okio:okio", "net.java.dev.jna:jna",
+    "net.java.dev.jna:jna-platform", "org.apache-extras.beanshell:bsh", "org.apache.ant:ant",
+    "org.apache.maven.doxia:doxia-integration-tools",
+    "org.apache.maven.doxia:doxia-site-renderer", "org.apache.maven.plugins:maven-site-plugin",
+    "org.apache.maven.surefire:surefire-shared-utils", "org.eclipse.platform:org.eclipse.osgi",
+    "org.jetbrains.kotlin:kotlin-stdlib-common")
+
+# The jars the cases read, under their Maven file names (jar -> groupId:artifactId, version,
+# SHA-256 of the jar); make_fresh39 refuses any other.
+FRESH39_ARCHIVES = {
+    "spotless-lib-extra-4.10.3.jar": (
+        "com.diffplug.spotless:spotless-lib-extra", "4.10.3",
+        "c5075d95d99b9e03a77c7b7ab1a592483ea4208a55cfcbd56e0425d28181af97"),
+    "woodstox-core-7.1.0.jar": (
+        "com.fasterxml.woodstox:woodstox-core", "7.1.0",
+        "81266920a1cdc47306a8a2b4726c99ec89b3fbf31c2470e4f5e477d9d857ca9f"),
+    "jna-5.17.0.jar": (
+        "net.java.dev.jna:jna", "5.17.0",
+        "b3a9408e7c51e08ef0e3bfcc08f443f6ec0f6191ba8cd7c18d53d2b22e5bdbc0"),
+    "jna-platform-5.18.1.jar": (
+        "net.java.dev.jna:jna-platform", "5.18.1",
+        "ad14c1b1ec4f43d396231219dfa635ebf828f738eac9f890ea1bc07795892d9a"),
+    "bsh-2.0b6.jar": (
+        "org.apache-extras.beanshell:bsh", "2.0b6",
+        "a17955976070c0573235ee662f2794a78082758b61accffce8d3f8aedcd91047"),
+    "org.eclipse.osgi-3.24.300.jar": (
+        "org.eclipse.platform:org.eclipse.osgi", "3.24.300",
+        "4a770aa4a78df653af871073c8b4ddd56884895f5fc71d10c40b4289ac7c8b9f"),
+}
+# Members of those jars read by make_fresh39 ("jar:member" -> SHA-256 of the member). A
+# folder (a key ending in "/") is pinned as a tree by its tree digest (tree_digest); "./" is
+# the whole jar.
+FRESH39_FILES = {
+    "spotless-lib-extra-4.10.3.jar:com/diffplug/spotless/extra/eclipse_jdt_formatter/":
+        "b6472e6bb6952fba64a6bb0d4ff4f98ce545fc24e061feaffa6b74ecfcbba7dd",
+    "woodstox-core-7.1.0.jar:META-INF/MANIFEST.MF":
+        "c64f48ea6a2ca1f800eec86e2b8c73a476ffe7813a887c6dd0420e0fe075ee76",
+    "woodstox-core-7.1.0.jar:com/":
+        "c1521a80340a81e92e41881e3c48eb2912b9f034aec7340f969de0e54ac19e22",
+    "jna-5.17.0.jar:META-INF/MANIFEST.MF":
+        "19d39fa4a3a24678de3a0a7fdd6857b55899e6e45d4395ac7346a269439d3523",
+    "jna-platform-5.18.1.jar:META-INF/MANIFEST.MF":
+        "ef0f07b0c214ea5d6d7002269e7754f095a63ada0da4b0505ff919d74d4a8259",
+    "jna-platform-5.18.1.jar:com/":
+        "9299b152fc6b572fed612eb2f688d4c93aef03bf860bc0e525ffd625a2094ba0",
+    "bsh-2.0b6.jar:bsh/commands/":
+        "22d63c615f670c3ff527413feb0c9105f295a1a813d35d187a28cddd9f1aada4",
+    "org.eclipse.osgi-3.24.300.jar:./":
+        "7aaa248f1aa128b7bdaa53cfad55e0c279199a0ef20170bf558d36acf6448123",
+}
+# Where the tests look for the downloads folder (they never download).
+FRESH39_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH39_DOWNLOADS"
+# Each jar is unpacked into the downloads folder's fresh39-unpacked/ once per process (the
+# unzip program: its files only, no class loaded).
+_PINNED39 = UnpackedArchives("fresh39", FRESH39_ARCHIVES, FRESH39_FILES,
+                             FRESH39_DOWNLOADS_VARIABLE,
+                             "the local Maven repository (or mvn dependency:copy) of", ":",
+                             unpacked="fresh39-unpacked")
+fresh39_version_mismatches = _PINNED39.mismatches
+
+
+def _manifest_header39(text: str, name: str) -> str:
+    """A main-section header of a jar's MANIFEST.MF, its continuation lines (a leading
+    space) joined back (the manifest format's 72-byte lines)."""
+    import re
+    text = text.replace("\r\n", "\n")
+    found = re.search(r"^" + re.escape(name) + r": ?(.*?)\n(?! )", text, re.S | re.M)
+    return found.group(1).replace("\n ", "") if found else ""
+
+
+def _clauses39(value: str) -> list:
+    """The comma-separated clauses of an OSGi header (commas inside quotes kept)."""
+    out, quoted, cur = [], False, ""
+    for ch in value:
+        if ch == '"':
+            quoted = not quoted
+        if ch == "," and not quoted:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return [c for c in out + [cur.strip()] if c]
+
+
+def _exports39(downloads, manifest: str, classes: str) -> tuple:
+    """A bundle's exported packages (its manifest's Export-Package, ``manifest``: the package
+    and its version attribute) and the folders under ``classes`` (a pinned folder of the
+    same jar) that hold classes (the folder, its number of class files)."""
+    import re
+    rows = []
+    header = _manifest_header39(_PINNED39.text(downloads, manifest), "Export-Package")
+    for clause in _clauses39(header):
+        parts = [p.strip() for p in clause.split(";")]
+        version = next((re.sub(r'^version="?([^"]*)"?$', r"\1", p) for p in parts[1:]
+                        if p.startswith("version=")), "")
+        rows.append((parts[0], version))
+    src = pd.DataFrame(rows, columns=["package", "version"])
+    folder = _PINNED39.path(downloads, classes)
+    root = folder.parent
+    counts: dict = {}
+    for cls in folder.rglob("*.class"):
+        rel = cls.parent.relative_to(root).as_posix() + "/"
+        counts[rel] = counts.get(rel, 0) + 1
+    folders = sorted(counts)
+    tgt = pd.DataFrame({"folder": folders, "classes": [str(counts[f]) for f in folders]})
+    return src, tgt
+
+
+# ---- real pairs, keys as two producers write them (class A)
+
+def spotless_jdt_lockfiles(downloads, out):
+    """Spotless's lock files of its Eclipse JDT formatter (spotless-lib-extra's
+    eclipse_jdt_formatter/: the comment its first line holds, "# Spotless formatter based on
+    Eclipse-JDT 4.10", with the version of org.eclipse.jdt.core the file locks) against the
+    lock files' names ("v4.10.lockfile", with the number of artifacts locked). Truth: the
+    same file (the comment and the name a packager gave it). Parts of longer values. 1:1."""
+    folder = _PINNED39.path(
+        downloads, "spotless-lib-extra-4.10.3.jar:"
+        "com/diffplug/spotless/extra/eclipse_jdt_formatter/")
+    files = sorted(p.name for p in folder.glob("*.lockfile"))
+    rows, sizes = [], []
+    for f in files:
+        lines = (folder / f).read_text(encoding="utf-8").splitlines()
+        core = next((l.rsplit(":", 1)[1] for l in lines
+                     if l.startswith("org.eclipse.jdt:org.eclipse.jdt.core:")), "")
+        rows.append((lines[0], core))
+        sizes.append(str(sum(1 for l in lines if l and not l.startswith("#"))))
+    src = pd.DataFrame(rows, columns=["formatter", "jdt.core"])
+    tgt = pd.DataFrame({"lock file": files, "artifacts locked": sizes})
+    return _fresh39_case(out, "spotless_jdt_lockfiles", src, tgt,
+                         [(i, i) for i in range(len(files))])
+
+
+def woodstox_exports_folders(downloads, out):
+    """Woodstox's exported packages as its OSGi manifest names them (Export-Package, written
+    by bnd: "com.ctc.wstx.api", with the version exported) against the jar's folders that
+    hold classes ("com/ctc/wstx/api/", with their number of class files; the shaded MSV
+    packages are not exported). Truth: the package's folder (the jar format's rule: a
+    package is the folder of its classes). Case and punctuation. 1:1."""
+    src, tgt = _exports39(downloads, "woodstox-core-7.1.0.jar:META-INF/MANIFEST.MF",
+                          "woodstox-core-7.1.0.jar:com/")
+    keys = [p.replace(".", "/") + "/" for p in src["package"]]
+    return _fresh39_case(out, "woodstox_exports_folders", src, tgt,
+                         _by_key(keys, tgt["folder"].tolist()))
+
+
+def jna_platform_exports_folders(downloads, out):
+    """JNA Platform's exported packages as its OSGi manifest names them (Export-Package,
+    written in JNA's build file: "com.sun.jna.platform.win32", with the version exported)
+    against the jar's folders that hold classes ("com/sun/jna/platform/win32/", with their
+    number of class files). Truth: the package's folder. Case and punctuation. 1:1."""
+    src, tgt = _exports39(downloads, "jna-platform-5.18.1.jar:META-INF/MANIFEST.MF",
+                          "jna-platform-5.18.1.jar:com/")
+    keys = [p.replace(".", "/") + "/" for p in src["package"]]
+    return _fresh39_case(out, "jna_platform_exports_folders", src, tgt,
+                         _by_key(keys, tgt["folder"].tolist()))
+
+
+def bsh_command_usage_files(downloads, out):
+    """BeanShell's command scripts' help lines (bsh/commands/*.bsh: the help property the
+    script sets, "bsh.help.cat", and its usage text, "usage: cat( filename )") against the
+    files of bsh/commands/ (the file, "cat.bsh", with its number of lines; BeanShell finds a
+    command by its file's name). Truth: the file the help line is in. Parts of longer
+    values. 1:1 (16 scripts set no help; a few help lines name another command)."""
+    import re
+    folder = _PINNED39.path(downloads, "bsh-2.0b6.jar:bsh/commands/")
+    files = sorted(p.name for p in folder.iterdir() if p.is_file())
+    rows, keys = [], []
+    for f in files:
+        if not f.endswith(".bsh"):
+            continue
+        text = (folder / f).read_text(encoding="latin-1")
+        for prop, usage in re.findall(r'^(bsh\.help\.\w+)\s*=\s*"([^"]*)"', text, re.M):
+            rows.append((prop, usage))
+            keys.append(f)
+    src = pd.DataFrame(rows, columns=["help property", "usage"])
+    lines = [str((folder / f).read_bytes().count(b"\n")) for f in files]
+    tgt = pd.DataFrame({"command file": files, "lines": lines})
+    return _fresh39_case(out, "bsh_command_usage_files", src, tgt, _by_key(keys, files))
+
+
+def osgi_api_types_classes(downloads, out):
+    """Equinox's (org.eclipse.osgi) API description, written by Eclipse's API tools for the
+    bundle (.api_description: each type with API restrictions, its package and the
+    restrictions' code) against the jar's class files ("org/eclipse/osgi/framework/console/
+    CommandInterpreter.class", with the size in bytes; the compiler's). Truth: the class file
+    of the package and type named (the jar format's rule). Multi-column keys. 1:1."""
+    import re
+    root = _PINNED39.path(downloads, "org.eclipse.osgi-3.24.300.jar:./")
+    text = (root / ".api_description").read_text(encoding="utf-8")
+    rows = []
+    for package, body in re.findall(r'<package name="([^"]+)"[^>]*>(.*?)</package>', text, re.S):
+        for name, code in re.findall(r'^        <type name="([^"]+)" restrictions="(\d+)"',
+                                     body, re.M):
+            rows.append((package, name, code))
+    src = pd.DataFrame(rows, columns=["package", "type", "restrictions"])
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.class"))
+    tgt = pd.DataFrame({"class file": files,
+                        "bytes": [str((root / f).stat().st_size) for f in files]})
+    keys = [p.replace(".", "/") + "/" + t.replace(".", "$") + ".class" for p, t, _ in rows]
+    return _fresh39_case(out, "osgi_api_types_classes", src, tgt, _by_key(keys, files))
+
+
+def osgi_profiles_files(downloads, out):
+    """Equinox's (org.eclipse.osgi) Java profiles: the profile's name its file declares
+    (osgi.java.profile.name, "JavaSE/compact1-1.8", with the number of system packages it
+    lists) against the profile files at the jar's root ("JavaSE_compact1-1.8.profile",
+    with the size in bytes). Truth: the same file (the name it declares and the name its
+    packager gave it). File names. 1:1."""
+    import re
+    root = _PINNED39.path(downloads, "org.eclipse.osgi-3.24.300.jar:./")
+    files = sorted(p.name for p in root.glob("*.profile"))
+    rows = []
+    for f in files:
+        text = (root / f).read_text(encoding="latin-1")
+        name = re.search(r"^osgi\.java\.profile\.name\s*=\s*(\S+)", text, re.M).group(1)
+        found = re.search(r"^org\.osgi\.framework\.system\.packages\s*=((?:[^\n]*\\\n)*[^\n]*)",
+                          text, re.M)
+        packages = [p for p in re.split(r"[,\s\\]+", found.group(1)) if p] if found else []
+        rows.append((name, str(len(packages))))
+    src = pd.DataFrame(rows, columns=["profile", "system packages"])
+    tgt = pd.DataFrame({"profile file": files,
+                        "bytes": [str((root / f).stat().st_size) for f in files]})
+    return _fresh39_case(out, "osgi_profiles_files", src, tgt,
+                         [(i, i) for i in range(len(files))])
+
+
+# ---- written formats: a real column and the format a real system writes it in (class C)
+
+def woodstox_exports_module_directives(downloads, out):
+    """Woodstox's exported packages (as in woodstox_exports_folders) against the directive a
+    Java module declaration (module-info.java, the Java Language Specification's 7.7.2)
+    writes to export each, `exports com.ctc.wstx.api;`. Codes with prefixes. 1:1."""
+    src, _ = _exports39(downloads, "woodstox-core-7.1.0.jar:META-INF/MANIFEST.MF",
+                        "woodstox-core-7.1.0.jar:com/")
+    keys = [f"exports {p};" for p in src["package"]]
+    tgt = pd.DataFrame({"module directive": sorted(keys)})
+    return _fresh39_case(out, "woodstox_exports_module_directives", src, tgt,
+                         _by_key(keys, tgt["module directive"].tolist()))
+
+
+def jna_native_code_launch_properties(downloads, out):
+    """JNA's native libraries as its OSGi manifest declares them (Bundle-NativeCode: each
+    clause's library path, processor and OS name) against the framework launching
+    properties that select a clause, as a command line sets them (the OSGi Core
+    specification's org.osgi.framework.os.name and org.osgi.framework.processor:
+    "-Dorg.osgi.framework.os.name=linux -Dorg.osgi.framework.processor=x86-64"). Multi-column
+    keys. 1:1."""
+    text = _PINNED39.text(downloads, "jna-5.17.0.jar:META-INF/MANIFEST.MF")
+    rows = []
+    for clause in _clauses39(_manifest_header39(text, "Bundle-NativeCode")):
+        parts = [p.strip() for p in clause.split(";")]
+        attrs = dict(p.split("=", 1) for p in parts[1:])
+        rows.append((parts[0], attrs.get("processor", ""), attrs.get("osname", "")))
+    src = pd.DataFrame(rows, columns=["library", "processor", "osname"])
+    keys = [f"-Dorg.osgi.framework.os.name={o} -Dorg.osgi.framework.processor={p}"
+            for _, p, o in rows]
+    tgt = pd.DataFrame({"launch properties": sorted(keys)})
+    return _fresh39_case(out, "jna_native_code_launch_properties", src, tgt,
+                         _by_key(keys, tgt["launch properties"].tolist()))
+
+
+# Per case: the target's key column and the hand-written reference function (source row as
+# a dict of cells -> the target key), plain string operations. Written per case, not learned.
+def _bsh_command39(usage: str) -> str:
+    """A BeanShell command's file from its usage text: the last word before "(", ".bsh"."""
+    return usage.split("(", 1)[0].split()[-1] + ".bsh"
+
+
+FRESH39_REFERENCE = {
+    "spotless_jdt_lockfiles": (
+        "lock file", lambda r: "v" + r["formatter"].rsplit(" ", 1)[1] + ".lockfile"),
+    "woodstox_exports_folders": ("folder", lambda r: r["package"].replace(".", "/") + "/"),
+    "jna_platform_exports_folders": (
+        "folder", lambda r: r["package"].replace(".", "/") + "/"),
+    "bsh_command_usage_files": ("command file", lambda r: _bsh_command39(r["usage"])),
+    "osgi_api_types_classes": (
+        "class file",
+        lambda r: r["package"].replace(".", "/") + "/" + r["type"].replace(".", "$") + ".class"),
+    "osgi_profiles_files": (
+        "profile file", lambda r: r["profile"].replace("/", "_") + ".profile"),
+    "woodstox_exports_module_directives": (
+        "module directive", lambda r: "exports " + r["package"] + ";"),
+    "jna_native_code_launch_properties": (
+        "launch properties",
+        lambda r: "-Dorg.osgi.framework.os.name=" + r["osname"]
+        + " -Dorg.osgi.framework.processor=" + r["processor"]),
+}
+_fresh39_case = partial(_fresh8_case, reference=FRESH39_REFERENCE)
+
+
+def make_fresh39(downloads, out: Path) -> list:
+    """The fresh39 cases from the jars in ``downloads`` (FRESH39_ARCHIVES under their Maven
+    file names, never committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh39", fresh39_version_mismatches(downloads))
+    return [
+        spotless_jdt_lockfiles(downloads, out),
+        woodstox_exports_folders(downloads, out),
+        jna_platform_exports_folders(downloads, out),
+        bsh_command_usage_files(downloads, out),
+        osgi_api_types_classes(downloads, out),
+        osgi_profiles_files(downloads, out),
+        woodstox_exports_module_directives(downloads, out),
+        jna_native_code_launch_properties(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -14549,6 +14875,9 @@ SETS = (
      "(bench/data/autojoin-fresh38) from tables shipped in PyPI's font, glyph and icon "
      "packages that no earlier set read instead; the first folder is then the one holding "
      "their downloaded archives"),
+    ("fresh39", make_fresh39, "make the thirty-ninth fresh validation set "
+     "(bench/data/autojoin-fresh39) from files inside Maven Central's jars that no earlier "
+     "set read instead; the first folder is then the one holding the jars"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -14556,7 +14885,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh38 the folder of their downloaded archives")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh39 the folder of their downloaded archives")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -14564,12 +14893,12 @@ def main(argv=None):
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
-                 " --fresh32 ... --fresh38 need the folder of their downloaded archives)")
+                 " --fresh32 ... --fresh39 need the folder of their downloaded archives)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh38: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh39: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

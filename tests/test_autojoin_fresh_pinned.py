@@ -1,8 +1,8 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh38 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh39 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
 fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33, fresh34,
-fresh35, fresh36, fresh37 and fresh38 never), meet
+fresh35, fresh36, fresh37, fresh38 and fresh39 never), meet
 their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
@@ -18,7 +18,8 @@ and Debian 12's packages at the pinned versions and file contents; for fresh32, 
 archives in the folder AUTOJOIN_FRESH32_DOWNLOADS names; for fresh33, its npm archives and PyPI
 wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names; for fresh34 to fresh37, their Debian
 archives in the folders AUTOJOIN_FRESH34_DOWNLOADS ... AUTOJOIN_FRESH37_DOWNLOADS name; for
-fresh38, its PyPI wheels and source archive in the folder AUTOJOIN_FRESH38_DOWNLOADS names); the
+fresh38, its PyPI wheels and source archive in the folder AUTOJOIN_FRESH38_DOWNLOADS names;
+for fresh39, its Maven jars in the folder AUTOJOIN_FRESH39_DOWNLOADS names); the
 regeneration test skips, naming
 what differs, where they are not here. No test downloads.
 """
@@ -145,6 +146,11 @@ ALLOWED_37 = {"re"}
 # run through the shared archive reader. No module is read for its tables and no file of the
 # pool is imported or run.
 ALLOWED_38 = {"re"}
+# The modules fresh39's section of the case maker may import: re (parsing the manifests, the
+# API description, the lock files, the profiles and the BeanShell scripts as text); the unzip
+# program runs through the shared archive reader. No module is read for its tables and no
+# class is loaded.
+ALLOWED_39 = {"re"}
 # The modules the shared archive reader of the sets read from downloads (fresh32 on,
 # bench/autojoin_case_tools.py, outside every set's section) may import: hashlib (the pins),
 # json (JSON members), shutil (removing an earlier unpacking), subprocess (the tar, unzip,
@@ -410,6 +416,13 @@ FIGURES = {
                         "packinfo"),
                        ("os2_unicode_ranges_css",
                         lambda r: "U+" + r["first"] + "-" + r["last"])),
+    # read from Maven jars unpacked in the downloads folder, no system folder; the path words
+    # held here are fresh38's pool's
+    "fresh39": Figures(ALLOWED_39, (),
+                       ("glyphsets", "faicons", "fontawesome", "flask_silk", "Flask-Silk",
+                        "fontTools", "glyphsLib", "pymupdf"),
+                       ("osgi_profiles_files",
+                        lambda r: r["profile"].replace("/", "-") + ".profile")),
 }
 
 
@@ -503,6 +516,31 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh39": [
+        ("spotless_jdt_lockfiles",
+         {"formatter": "# Spotless formatter based on Eclipse-JDT 4.9", "jdt.core": "3.15.0"},
+         "v4.9.lockfile"),
+        ("woodstox_exports_folders", {"package": "com.ctc.wstx.api", "version": "7.1.0"},
+         "com/ctc/wstx/api/"),
+        ("jna_platform_exports_folders",
+         {"package": "com.sun.jna.platform.win32.COM.util", "version": "5.18.1"},
+         "com/sun/jna/platform/win32/COM/util/"),
+        ("bsh_command_usage_files",
+         {"help property": "bsh.help.run", "usage": "usage: Thread bg( filename )"}, "bg.bsh"),
+        ("bsh_command_usage_files",
+         {"help property": "bsh.help.load", "usage": "usage: load(filename)"}, "load.bsh"),
+        ("osgi_profiles_files", {"profile": "CDC-1.0/Foundation-1.0", "system packages": "17"},
+         "CDC-1.0_Foundation-1.0.profile"),
+        ("woodstox_exports_module_directives",
+         {"package": "com.ctc.wstx.stax", "version": "7.1.0"}, "exports com.ctc.wstx.stax;"),
+        ("osgi_api_types_classes",
+         {"package": "org.eclipse.osgi.framework.console", "type": "CommandInterpreter",
+          "restrictions": "1"}, "org/eclipse/osgi/framework/console/CommandInterpreter.class"),
+        ("jna_native_code_launch_properties",
+         {"library": "com/sun/jna/darwin-aarch64/libjnidispatch.jnilib", "processor": "aarch64",
+          "osname": "macosx"},
+         "-Dorg.osgi.framework.os.name=macosx -Dorg.osgi.framework.processor=aarch64"),
+    ],
     "fresh38": [
         ("glyphsets_archive_definitions",
          {"archive file": "Greek/GF-greek-ancient-musical-symbols.nam", "code points": "1"},
@@ -1169,6 +1207,10 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh39": [    # BeanShell's rm.bsh carries cd's usage line
+        ("bsh_command_usage_files",
+         {"help property": "bsh.help.rm", "usage": "usage: cd( path )"}, "rm.bsh"),
+    ],
     "fresh38": [    # Font Awesome renamed an icon after the metadata faicons copied; Glyphs
                     # keeps the AGL's own name where the AGL has one
         ("faicons_icons_fontawesome_svgs",
