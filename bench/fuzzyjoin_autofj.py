@@ -108,6 +108,7 @@ FRESH8_CASES = HERE / "data" / "fuzzyjoin-fresh8"
 FRESH9_CASES = HERE / "data" / "fuzzyjoin-fresh9"
 FRESH10_CASES = HERE / "data" / "fuzzyjoin-fresh10"
 FRESH11_CASES = HERE / "data" / "fuzzyjoin-fresh11"
+FRESH12_CASES = HERE / "data" / "fuzzyjoin-fresh12"
 
 
 def datasets(root: Path, cases: Path, suites, split: str,
@@ -121,7 +122,8 @@ def datasets(root: Path, cases: Path, suites, split: str,
              fresh8: Path = FRESH8_CASES,
              fresh9: Path = FRESH9_CASES,
              fresh10: Path = FRESH10_CASES,
-             fresh11: Path = FRESH11_CASES) -> list[tuple[str, str, str, Path]]:
+             fresh11: Path = FRESH11_CASES,
+             fresh12: Path = FRESH12_CASES) -> list[tuple[str, str, str, Path]]:
     """(suite, name, split, folder) of every dataset selected."""
     out = []
     if "autofj" in suites:
@@ -136,7 +138,7 @@ def datasets(root: Path, cases: Path, suites, split: str,
     for suite, folder in (("fresh1", fresh), ("fresh2", fresh2), ("fresh3", fresh3),
                           ("fresh4", fresh4), ("fresh6", fresh6), ("fresh7", fresh7),
                           ("fresh8", fresh8), ("fresh9", fresh9), ("fresh10", fresh10),
-                          ("fresh11", fresh11)):
+                          ("fresh11", fresh11), ("fresh12", fresh12)):
         if suite in suites:
             out += [(suite, d.name, "validation", d) for d in sorted(Path(folder).iterdir())
                     if (d / "gt.csv").exists()]
@@ -255,7 +257,7 @@ def main(argv=None):
                     help="lakes folder to generate the record-linkage cases from if missing")
     ap.add_argument("--suites", default="autofj,rl",
                     help="comma-separated: autofj, rl, rl2, fresh1, fresh2, fresh3, fresh4, "
-                         "fresh6, fresh7, fresh8, fresh9, fresh10, fresh11 "
+                         "fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12 "
                          "(default autofj,rl)")
     ap.add_argument("--rl2-cases", default=None,
                     help="folder of the rl2 cases (default WORK/rl2-cases; made with --lake)")
@@ -281,6 +283,8 @@ def main(argv=None):
                     help="folder of the fresh10 cases (one folder per case)")
     ap.add_argument("--fresh11-cases", default=str(FRESH11_CASES),
                     help="folder of the fresh11 cases (one folder per case)")
+    ap.add_argument("--fresh12-cases", default=str(FRESH12_CASES),
+                    help="folder of the fresh12 cases (one folder per case)")
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="all")
     ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     ap.add_argument("--precision-target", type=float, default=0.9)
@@ -342,7 +346,8 @@ def main(argv=None):
                                                fresh8=Path(a.fresh8_cases),
                                                fresh9=Path(a.fresh9_cases),
                                                fresh10=Path(a.fresh10_cases),
-                                               fresh11=Path(a.fresh11_cases)):
+                                               fresh11=Path(a.fresh11_cases),
+                                               fresh12=Path(a.fresh12_cases)):
         if chosen and name not in chosen:
             continue
         left, right, gt = load(folder)

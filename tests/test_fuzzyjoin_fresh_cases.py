@@ -1,7 +1,7 @@
-"""The committed fresh1-fresh4 and fresh6-fresh11 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
-to -fresh4, -fresh6 to -fresh11) have the promised form, and the autofj harness lists fresh2's
-to fresh11's cases as validation. fresh6's to fresh11's files regenerate byte for byte from
-their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH11_) name a
+"""The committed fresh1-fresh4 and fresh6-fresh12 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
+to -fresh4, -fresh6 to -fresh12) have the promised form, and the autofj harness lists fresh2's
+to fresh12's cases as validation. fresh6's to fresh12's files regenerate byte for byte from
+their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH12_) name a
 folder holding them (nothing is downloaded here)."""
 import os
 import re
@@ -22,6 +22,7 @@ FRESH8 = BENCH / "data" / "fuzzyjoin-fresh8"
 FRESH9 = BENCH / "data" / "fuzzyjoin-fresh9"
 FRESH10 = BENCH / "data" / "fuzzyjoin-fresh10"
 FRESH11 = BENCH / "data" / "fuzzyjoin-fresh11"
+FRESH12 = BENCH / "data" / "fuzzyjoin-fresh12"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -38,9 +39,10 @@ CASES8 = cases(FRESH8)
 CASES9 = cases(FRESH9)
 CASES10 = cases(FRESH10)
 CASES11 = cases(FRESH11)
+CASES12 = cases(FRESH12)
 # the sets read from pinned package archives, each with its cases
 PINNED_SETS = {"fresh6": CASES6, "fresh7": CASES7, "fresh8": CASES8, "fresh9": CASES9,
-               "fresh10": CASES10, "fresh11": CASES11}
+               "fresh10": CASES10, "fresh11": CASES11, "fresh12": CASES12}
 
 
 def fold(s: str) -> str:
@@ -244,7 +246,8 @@ def test_fresh6_refuses_missing_or_changed_archives(tmp_path, monkeypatch):
     assert {a for a, _ in gen.MEMBERS} | {a for a, _ in gen.FOLDERS} == set(gen.ARCHIVES)
     assert sorted(gen.ARCHIVES_BY_SET["fresh6"] + gen.ARCHIVES_BY_SET["fresh7"]
                   + gen.ARCHIVES_BY_SET["fresh8"] + gen.ARCHIVES_BY_SET["fresh9"]
-                  + gen.ARCHIVES_BY_SET["fresh10"] + gen.ARCHIVES_BY_SET["fresh11"]) \
+                  + gen.ARCHIVES_BY_SET["fresh10"] + gen.ARCHIVES_BY_SET["fresh11"]
+                  + gen.ARCHIVES_BY_SET["fresh12"]) \
         == sorted(gen.ARCHIVES)
 
 
@@ -450,9 +453,86 @@ def test_pytickersymbols_is_read_as_a_literal(monkeypatch):
         gen.pytickersymbols_companies()
 
 
+def _deb(members: dict[str, bytes]) -> bytes:
+    """A minimal Debian package (ar archive: debian-binary, control.tar.gz, data.tar.xz)
+    holding ``members`` in its data archive, written by hand for the reader's test."""
+    import io
+    import tarfile
+
+    def tar(files, mode):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode=mode) as t:
+            for name, data in files.items():
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                t.addfile(info, io.BytesIO(data))
+        return buf.getvalue()
+
+    def entry(name: str, data: bytes) -> bytes:
+        head = f"{name + '/':<16}{0:<12}{0:<6}{0:<6}{100644:<8}{len(data):<10}`\n".encode()
+        return head + data + (b"\n" if len(data) % 2 else b"")
+
+    return (b"!<arch>\n" + entry("debian-binary", b"2.0\n")
+            + entry("control.tar.gz", tar({"./control": b"Package: x\n"}, "w:gz"))
+            + entry("data.tar.xz", tar(members, "w:xz")))
+
+
+def test_fresh12_reads_debian_packages(tmp_path, monkeypatch):
+    """A member of a Debian package's data archive is read without dpkg (a hand-made
+    package); a missing pinned package is named with its apt-get command."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    deb = _deb({"./usr/share/a.txt": b"odd", "./usr/share/b.txt": b"even"})
+    assert gen.deb_member(deb, "./usr/share/a.txt") == b"odd"
+    assert gen.deb_member(deb, "./usr/share/b.txt") == b"even"
+    with pytest.raises(KeyError):
+        gen.deb_member(deb, "./usr/share/c.txt")
+    with pytest.raises(SystemExit, match="not a Debian package"):
+        gen.deb_member(b"PK\x03\x04", "./usr/share/a.txt")
+    monkeypatch.setattr(gen, "PACKAGES", tmp_path)
+    with pytest.raises(SystemExit, match="apt-get download weather-util-data=2.4.4-2"):
+        gen.package_file(*gen._NOAA_STATIONS)
+
+
+def test_fresh12_latin_script_and_readers(monkeypatch):
+    """Titles with a letter outside Latin script are left out on both sides; NOAA's
+    sections, GNOME's locations and NSI's tags are read as written (hand-written files)."""
+    import gzip
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    assert gen.latin_script("Zürich-Kloten, Ø 2 (ŁÓDŹ)") and gen.latin_script("76")
+    assert not gen.latin_script("ローソン") and not gen.latin_script("Москва Airport")
+    stations = ("# comment\n[kbos]\ndescription = Boston, Logan Airport, MA, United States\n"
+                "metar = x\n\n[uuee]\ndescription = Москва\n[egll]\nzone = z\n"
+                "description = London / Heathrow, United Kingdom\n")
+    locations = ('<?xml version="1.0"?><gweather><region><_name>X</_name><city><_name>B'
+                 '</_name><location><name>Boston Logan</name><code>KBOS</code></location>'
+                 '<location><name>Nameless</name></location></city><location><name>'
+                 '東京</name><code>RJTT</code></location></region></gweather>')
+    nsi = {"nsi": {"brands/shop/a": {"items": [
+               {"tags": {"brand": "Lidl", "brand:wikidata": "Q151954"}},
+               {"tags": {"brand": "ローソン", "brand:wikidata": "Q1557223"}},
+               {"tags": {"brand": "NoKey"}}]},
+           "brands/amenity/b": {"items": [
+               {"tags": {"brand": "Shell", "brand:wikidata": "Q110716465",
+                         "operator": "Shell Oil", "operator:wikidata": "Q154950"}}]}}}
+    files = {gen._NOAA_STATIONS[1]: gzip.compress(stations.encode()),
+             gen._GWEATHER_LOCATIONS[1]: locations.encode(),
+             gen._NSI_ITEMS[1]: __import__("json").dumps(nsi).encode()}
+    monkeypatch.setattr(gen, "package_file", lambda archive, member: files[member])
+    assert gen.noaa_stations() == {"kbos": "Boston, Logan Airport, MA, United States",
+                                   "egll": "London / Heathrow, United Kingdom"}
+    assert gen.gweather_stations() == [("kbos", "Boston Logan")]
+    assert gen.nsi_tags("brand", lambda p: p.startswith("brands/shop/")) == [
+        ("Q151954", "Lidl", "nsi")]
+    assert gen.nsi_tags("operator", lambda p: p.startswith("brands/")) == [
+        ("Q154950", "Shell Oil", "nsi")]
+
+
 # A new set of fresh6's kind is a line in each parametrization below (and in PINNED_SETS).
 @pytest.mark.parametrize("set_name, n_cases, n_candidates",
-                         [("fresh9", 4, None), ("fresh10", 3, None), ("fresh11", 4, 19)])
+                         [("fresh9", 4, None), ("fresh10", 3, None), ("fresh11", 4, 19),
+                          ("fresh12", 3, 7)])
 def test_set_cases_are_the_generators(set_name, n_cases, n_candidates):
     """The set holds exactly the cases its generator admits (n_cases), at most 3 MB, none of
     them a rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched;
@@ -475,7 +555,7 @@ def test_set_cases_are_the_generators(set_name, n_cases, n_candidates):
 
 @pytest.mark.parametrize("set_name, previous", [
     ("fresh6", "fresh4"), ("fresh7", "fresh6"), ("fresh8", "fresh7"), ("fresh9", "fresh8"),
-    ("fresh10", "fresh9"), ("fresh11", "fresh10")])
+    ("fresh10", "fresh9"), ("fresh11", "fresh10"), ("fresh12", "fresh11")])
 def test_harness_lists_set_as_validation(set_name, previous):
     """bench/fuzzyjoin_autofj.py's suite of the set: every case of it, split validation; the
     previous set's suite is unchanged when the set's folder is absent."""
@@ -493,7 +573,8 @@ def test_harness_lists_set_as_validation(set_name, previous):
         assert len(gt) and gt["id_r"].isin(right["id"]).all()
 
 
-@pytest.mark.parametrize("set_name", ["fresh7", "fresh8", "fresh9", "fresh10", "fresh11"])
+@pytest.mark.parametrize("set_name", ["fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
+                                      "fresh12"])
 def test_set_regenerates_byte_for_byte(set_name, tmp_path, monkeypatch):
     """With the set's pinned archives in FUZZYJOIN_<SET>_PACKAGES (FUZZYJOIN_FRESH7_PACKAGES,
     ...), the generator writes the set's committed files again, byte for byte (criterion 8);
@@ -516,7 +597,7 @@ def test_set_regenerates_byte_for_byte(set_name, tmp_path, monkeypatch):
 
 
 ALL_CASES = (CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8 + CASES9 + CASES10
-             + CASES11)
+             + CASES11 + CASES12)
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
