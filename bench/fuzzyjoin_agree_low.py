@@ -13,7 +13,10 @@ The variants replay the choice on a ``bench/fuzzyjoin_replay.py`` dump:
   rated by the median of the probabilities of the functions whose nearest left value for
   its right value is the same left value (the joining function included; those that join
   it elsewhere or not at all left out), every one the function's own
-  (``low_ratio_median``); above the ratio the join's mean, as it is.
+  (``low_ratio_median``); above the ratio the join's mean, as it is;
+* ``agree_clear``: ``agree_low`` with the median over those of the agreeing functions whose
+  own ratio for the right value is also at most the ratio (those that see the pair as
+  clearly; ``clear=True``).
 
     python bench/fuzzyjoin_agree_low.py --work W --variant agree_low --out dev_low.csv
 
@@ -27,21 +30,22 @@ import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
 import fuzzyjoin_admissible as admissible
 from lakejoin_jupyter.join import fuzzy, match_precision as mp
 
-VARIANTS = ("base", "agree_low")
+VARIANTS = ("base", "agree_low", "agree_clear")
 SUITES = ["autofj", "rl", "fresh1", "fresh2", "fresh3", "fresh4", "fresh6", "fresh7", "fresh9",
           "fresh10", "fresh11"]
 STATE = {"variant": "base", "work": None, "folders": None}
 JOIN_AGREED = fuzzy.agreed_probability
 
 
-def low_ratio_median(cands: dict, agreed: dict, ratio: float) -> dict:
+def low_ratio_median(cands: dict, agreed: dict, ratio: float, clear: bool = False) -> dict:
     """Per function, ``agreed`` (its probabilities with the join's agreement) with each
     join of finite s1 <= ``ratio`` rated the median of the functions' own probabilities
     (``_Candidates.p``) over those whose nearest left value for the right value is the
-    same left value."""
+    same left value (with ``clear``: and whose own s1 for it is at most ``ratio``)."""
     fns = list(cands)
     L = np.stack([cands[f].r_left for f in fns], axis=1)            # n_r x F
     P = np.stack([cands[f].p for f in fns], axis=1)
+    S = np.stack([mp.nearest_ratios(cands[f].r_near)[0] for f in fns], axis=1)
     out = {}
     for f in fns:
         c = cands[f]
@@ -51,6 +55,8 @@ def low_ratio_median(cands: dict, agreed: dict, ratio: float) -> dict:
         if low.any():
             h = np.flatnonzero(low)
             same = L[h] == c.r_left[h, None]
+            if clear:
+                same &= S[h] <= ratio          # NaN (no ratio) is not clear
             p[h] = np.nanmedian(np.where(same, P[h], np.nan), axis=1)
         out[f] = p
     return out
@@ -60,8 +66,13 @@ def agreed_low(cands: dict, ratio: float = fuzzy.AGREE_RATIO, also=None) -> dict
     return low_ratio_median(cands, JOIN_AGREED(cands, ratio, also), ratio)
 
 
+def agreed_clear(cands: dict, ratio: float = fuzzy.AGREE_RATIO, also=None) -> dict:
+    return low_ratio_median(cands, JOIN_AGREED(cands, ratio, also), ratio, clear=True)
+
+
 def configure(variant: str) -> None:
-    fuzzy.agreed_probability = agreed_low if variant == "agree_low" else JOIN_AGREED
+    fuzzy.agreed_probability = {"agree_low": agreed_low,
+                                "agree_clear": agreed_clear}.get(variant, JOIN_AGREED)
 
 
 def prepare(d: dict) -> None:
