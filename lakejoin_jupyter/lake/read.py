@@ -366,8 +366,8 @@ def _decimal_commas(info: TableInfo, cols: list, known: list | None = None) -> l
     of "1,500" and "2,000" only may be thousands: it stays text). A cell without a comma
     keeps its text ("0012" stays "0012"). Columns that are numbers with a decimal comma but
     also thousands points ("1.234,5") or decimal points ("1.5") stay text: one warning
-    names them. Columns of which more than half the cells are decimal-comma numbers or
-    integers (one a fraction) but some cell neither a number nor missing ("k.A.", "12 %")
+    names them. Columns of which more than half the non-missing cells are decimal-comma
+    numbers or integers (one a fraction) but some cell neither a number nor missing ("k.A.")
     stay text: one warning names each with its first such cell. ``known``
     (a table read after its build): the columns the build read so, whatever the rule
     says of the file now, so a join reads what the index holds."""
