@@ -114,32 +114,36 @@ def test_a_decimal_comma_column_reads_as_pandas_with_its_missing_marks(cells):
 def junk_engine(spark, tmp_path_factory):
     return lake_engine(spark, tmp_path_factory, "decimal_comma_junk",
                        {"us/etats_fr.csv": ETATS.encode("cp1252"),
+                        "us/etats_utf8.csv": ETATS.encode("utf-8"),
                         "misc/stray.csv": STRAY.encode("utf-8")})
 
 
+@pytest.mark.parametrize("name", ["us/etats_fr", "us/etats_utf8"])
 @pytest.mark.spark
-def test_every_join_reads_the_dash_cells_missing(junk_engine, spark):
+def test_every_join_reads_the_dash_cells_missing(junk_engine, spark, name):
     """The join of the key "postal", pandas and Spark, their pandas and PySpark code each run
     in a fresh namespace, engine.table and the Spark reader: pop_k holds "2019.1"-like text
     and None where the file writes "-", "n/a", ... (by hand, POP_K), so pd.to_numeric reads
-    pd.read_csv(decimal=",", na_values=...)'s numbers."""
+    pd.read_csv(decimal=",", na_values=...)'s numbers. The cp1252 file's pandas code reads
+    it with lakejoin's reader; the UTF-8 one's with pd.read_csv and its own masking."""
     from lakejoin_jupyter.index.tables import find_table, spark_table
-    table = find_table(junk_engine.index, "us/etats_fr")
+    table = find_table(junk_engine.index, name)
     assert list(table.decimal_commas) == ["pop_k"]
-    want = pd.read_csv(table.uri, sep=";", decimal=",", encoding="cp1252",
+    want = pd.read_csv(table.uri, sep=";", decimal=",", encoding=table.encoding or "utf-8",
                        keep_default_na=False, na_values=["", "n/a"] + JUNK).set_index("postal")
     by_hand = dict(zip(want.index, POP_K))
     q = pd.DataFrame({"postal": ["AL", "AK", "AR", "CO", "ME", "OH", "UT", "IA", "ID", "TX",
                                  "KS", "ZZ"]})
-    hit = next(h for h in junk_engine.search(q, "postal", k=5) if h.table == "us/etats_fr")
+    hit = next(h for h in junk_engine.search(q, "postal", k=5) if h.table == name)
+    assert ("pd.read_csv(" in hit.code("q", "out")) == (name == "us/etats_utf8")
     sq = spark.createDataFrame(q)
     frames = {"pandas join": hit.join(q), "Spark join": hit.join(sq).toPandas()}
-    for label, name, frame, spark_code in (("pandas code", "q", q, False),
-                                           ("PySpark code", "sq", sq, True)):
-        ns = {name: frame}
-        exec(compile(hit.code(name, "out", spark=spark_code), "<cell>", "exec"), ns)  # noqa: S102
+    for label, var, frame, spark_code in (("pandas code", "q", q, False),
+                                          ("PySpark code", "sq", sq, True)):
+        ns = {var: frame}
+        exec(compile(hit.code(var, "out", spark=spark_code), "<cell>", "exec"), ns)  # noqa: S102
         frames[label] = ns["out"].toPandas() if spark_code else ns["out"]
-    frames["engine.table"] = junk_engine.table("us/etats_fr")
+    frames["engine.table"] = junk_engine.table(name)
     frames["Spark reader"] = spark_table(spark, table).toPandas()
     for label, got in frames.items():
         got = got.loc[got["postal"].isin(list(by_hand))].set_index("postal")
