@@ -1528,9 +1528,11 @@ class SearchResult(Sequence):
     def __repr__(self):
         head = (f"{len(self.hits)} hit(s) for {', '.join(map(str, self.query.columns))} "
                 f"(|Q|={self.query.size_label}, {self.query.n_rows} rows, {self.how})")
+        notes = [f"note: {n}" for n in self.notes]     # as the HTML and union's repr show them
         if not self.hits:
-            return "\n".join([head, self.empty_message])
-        return "\n".join([head, self.text_table().to_string(index=False), *self.text_notes()])
+            return "\n".join([head, self.empty_message, *notes])
+        return "\n".join([head, self.text_table().to_string(index=False), *self.text_notes(),
+                          *notes])
 
     def multiplying(self) -> list:
         """The hits whose left join would give the query more rows than it has."""

@@ -209,6 +209,35 @@ def test_a_frame_two_copies_hold_marks_neither_and_says_so(copies_lake):
     assert any(note in n for n in hits.notes)
 
 
+@pytest.mark.spark
+def test_the_text_of_a_join_search_prints_its_notes_once(copies_lake, ip, tmp_path, capsys):
+    """newuser19 D2: print(res) / repr(res) of the join search says which tables hold the
+    frame's rows, as its HTML does, once ("note: ..." under the table, as union's repr);
+    a terminal's %lakejoin search (the repr) and `lakejoin search` print it once too."""
+    import html
+
+    from lakejoin_jupyter.cli import main as cli
+    from lakejoin_jupyter.ui.session import SESSION
+    engine, zt = copies_lake
+    frame = zt.iloc[:50]
+    note = "the frame's rows are in each of geo/zones, geo/zones_copy"
+    res = engine.search(frame, "tz", k=5)
+    assert html.escape(note) in res._repr_html_()
+    for text in (repr(res), str(res)):
+        assert text.count(note) == 1 and f"\nnote: {note}" in text, text
+    SESSION.engine = engine
+    ip.user_ns["frame"] = frame
+    shown = ip.run_line_magic("lakejoin", "search frame.tz -k 5")
+    text = ip.display_formatter.format(shown)[0]["text/plain"]
+    assert text.count(note) == 1, text
+    f = tmp_path / "frame.csv"
+    frame.to_csv(f, index=False)
+    capsys.readouterr()
+    assert cli(["search", str(engine.index.path), "-t", str(f), "-c", "tz", "-k", "5"]) == 0
+    out = capsys.readouterr().out
+    assert out.count(note) == 1, out
+
+
 @pytest.fixture(scope="module")
 def rows_lake(spark, tmp_path_factory):
     """world/gapminder.csv: 40 countries (20 in Europe, 20 in Africa) x 3 years, with life

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import QueryError
-from ..lake.read import ColumnsChangedError
+from ..lake.read import LETTER_OR_DIGIT, ColumnsChangedError
 from ..lake.normalize import NULL_SPELLINGS
 
 
@@ -365,10 +365,11 @@ def spark_table(spark, table: LakeTable):
         fix = spark_charset_fix(table.encoding)
         if fix:
             df = df.select([F.translate(df[spark_quote(c)], *fix).alias(c) for c in df.columns])
-        if table.decimal_commas:        # "13,2" -> "13.2", "n/a" missing, as the build's
-            nulls = sorted(NULL_SPELLINGS)                              # reader reads them
+        if table.decimal_commas:        # "13,2" -> "13.2", "n/a" and "-" missing, as the
+            nulls = sorted(NULL_SPELLINGS)                # build's reader reads them
             df = df.withColumns({c: F.when(F.lower(F.regexp_replace(
-                df[spark_quote(c)], SPARK_TRIM, "")).isin(nulls), None).otherwise(
+                df[spark_quote(c)], SPARK_TRIM, "")).isin(nulls)
+                | ~df[spark_quote(c)].rlike(LETTER_OR_DIGIT), None).otherwise(
                 F.translate(df[spark_quote(c)], ",", ".")) for c in table.decimal_commas})
         return df
     if table.format == "parquet":

@@ -17,6 +17,7 @@ from __future__ import annotations
 from ..index.tables import (SPARK_TRIM, LakeTable, epoch_date_sql, spark_charset_fix,
                             spark_encoding, spark_path, spark_quote, spark_reads_parquet)
 from ..lake.normalize import NULL_SPELLINGS
+from ..lake.read import LETTER_OR_DIGIT, PY_LETTER_OR_DIGIT
 from .plan import JoinPlan, Key, python_name
 
 
@@ -263,9 +264,11 @@ def pandas_decimal_comma_lines(table: LakeTable, var: str) -> list[str]:
         return []
     cols = list(table.decimal_commas)
     return ["# numbers written with a decimal comma ('13,2'), read as the index reads them "
-            "('13.2', 'n/a' missing; pd.read_csv(..., decimal=',') reads the same numbers)",
+            "('13.2'; 'n/a' and cells with no letter or digit, '-', missing; "
+            "pd.read_csv(..., decimal=',') reads the same numbers)",
             f"{var}[{cols!r}] = {var}[{cols!r}].apply(lambda c: c.str.replace(',', '.', "
-            f"regex=False).mask(c.str.strip().str.lower().isin({sorted(NULL_SPELLINGS)!r})))"]
+            f"regex=False).mask(c.str.strip().str.lower().isin({sorted(NULL_SPELLINGS)!r}) "
+            f"| ~c.str.contains({PY_LETTER_OR_DIGIT!r}, na=True)))"]
 
 
 # ----------------------------------------------------------------------- PySpark
@@ -415,9 +418,11 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
             cols = list(table.decimal_commas)
             column = f"{var}['`' + c.replace('`', '``') + '`']"
             lines += ["# numbers written with a decimal comma ('13,2'), read as the index "
-                      "reads them ('13.2', 'n/a' missing)",
+                      "reads them ('13.2'; 'n/a' and cells with no letter or digit, '-', "
+                      "missing)",
                       f"{var} = {var}.withColumns({{c: F.when(F.lower(F.regexp_replace("
-                      f"{column}, {SPARK_TRIM!r}, '')).isin({sorted(NULL_SPELLINGS)!r}), None)"
+                      f"{column}, {SPARK_TRIM!r}, '')).isin({sorted(NULL_SPELLINGS)!r})"
+                      f" | ~{column}.rlike({LETTER_OR_DIGIT!r}), None)"
                       f".otherwise(F.translate({column}, ',', '.')) for c in {cols!r}}})"]
         return lines
     if table.format == "parquet":

@@ -15,8 +15,8 @@ What is tolerated, and reported as a warning on the table:
   the line after them reads as a header its data rows agree with (:func:`preamble_lines`);
 * JSON lines files: a line that is not a JSON object is skipped (the warning gives its number);
 * very long cells (they are read; normalization does not index values over 512 chars);
-* numbers written with a decimal comma ("13,2", "n/a" among them missing) in a file not
-  separated by commas: numbers ("13.2", :func:`_decimal_commas`); with points too: text, warned.
+* decimal commas ("13,2"; "n/a", "-" missing) in a file not separated by commas: numbers
+  ("13.2", :func:`_decimal_commas`); with points or a cell such as "k.A.": text, warned.
 List columns: a Parquet column of lists of scalars, or a JSON-lines column whose values are all
 lists of scalars (or null), is a list column (``TableInfo.lists``): the build reads it as one
 list of element texts per cell (``lists=True``), so its values are its elements; elsewhere
@@ -360,12 +360,15 @@ def _decimal_commas(info: TableInfo, cols: list, known: list | None = None) -> l
     reads (``pd.read_csv(..., decimal=",")`` reads the same numbers and NaN); their names go
     to ``info.decimal_commas``. A column is one when every
     non-blank cell is an integer, a number with one decimal comma and no other separator,
-    or a null spelling (``NULL_SPELLINGS``: "n/a", "null", "nan", ...: missing to the index
-    and to :func:`typed_as_read_csv`, as an empty cell), and some cell's comma is not
-    followed by exactly three digits (a column of "1,500" and "2,000" only may be
-    thousands: it stays text). A cell without a comma keeps its text ("0012" stays
-    "0012"). Columns that are numbers with a decimal comma but also thousands points
-    ("1.234,5") or decimal points ("1.5") stay text: one warning names them. ``known``
+    or missing (:func:`_missing_cells`: a null spelling, ``NULL_SPELLINGS``: "n/a", "null",
+    "nan", ..., or a cell with no letter or digit: "-", "--", "*"; no key to the index, as
+    an empty cell), and some cell's comma is not followed by exactly three digits (a column
+    of "1,500" and "2,000" only may be thousands: it stays text). A cell without a comma
+    keeps its text ("0012" stays "0012"). Columns that are numbers with a decimal comma but
+    also thousands points ("1.234,5") or decimal points ("1.5") stay text: one warning
+    names them. Columns of which more than half the non-missing cells are decimal-comma
+    numbers or integers (one a fraction) but some cell neither a number nor missing ("k.A.")
+    stay text: one warning names each with its first such cell. ``known``
     (a table read after its build): the columns the build read so, whatever the rule
     says of the file now, so a join reads what the index holds."""
     import pyarrow.compute as pc
@@ -377,19 +380,24 @@ def _decimal_commas(info: TableInfo, cols: list, known: list | None = None) -> l
         info.decimal_commas = [n for n in info.columns if n in known]
         return [_as_numbers(c) if n in info.decimal_commas else c
                 for n, c in zip(info.columns, cols)]
-    out, kept = [], []
+    out, kept, stray = [], [], []
     for name, col in zip(info.columns, cols):
         cells = col.drop_null()
         out.append(col)
-        cells = cells.filter(pc.invert(_null_spelled(cells)))
+        cells = cells.filter(pc.invert(_missing_cells(cells)))
         if len(cells) == 0 or not pc.any(pc.match_substring(cells, ",")).as_py():
             continue
         comma, points, point, whole = (pc.match_substring_regex(cells, r) for r in (
             _DECIMAL_COMMA, _COMMA_WITH_POINTS, _DECIMAL_POINT, _INTEGER_OR_BLANK))
-        if not pc.all(pc.or_(pc.or_(comma, points), pc.or_(point, whole))).as_py():
-            continue                                    # not all numbers
         fraction = pc.and_(pc.or_(comma, points),
                            pc.invert(pc.match_substring_regex(cells, _THREE_DIGITS)))
+        number = pc.or_(pc.or_(comma, points), pc.or_(point, whole))
+        if not pc.all(number).as_py():                  # not all numbers
+            if pc.any(pc.and_(comma, fraction)).as_py() and \
+                    2 * pc.sum(pc.or_(comma, whole)).as_py() > len(cells):
+                stray.append((name, cells.filter(pc.and_(comma, fraction))[0].as_py().strip(),
+                              cells.filter(pc.invert(number))[0].as_py().strip()))
+            continue
         if not pc.any(fraction).as_py():
             continue                                    # no comma, or maybe thousands: "1,500"
         if pc.any(pc.or_(points, point)).as_py():
@@ -407,7 +415,30 @@ def _decimal_commas(info: TableInfo, cols: list, known: list | None = None) -> l
             f"{name!r}) but also with points ({other!r}): they are indexed as text and "
             f"match only values written so; to join them as numbers, save the file with one "
             f"number format (decimal commas and no thousands separator, or decimal points)")
+    if stray:
+        cells = "; ".join(f"{name!r}: {other!r} among numbers such as {example!r}"
+                          for name, example, other in stray)
+        info.warnings.append(
+            f"column(s) of numbers written with a decimal comma hold a cell that is neither a "
+            f"number nor a missing mark ({cells}): they are indexed as text and match only "
+            f"values written so; to join them as numbers, write such a cell as a number, or "
+            f"leave it empty (or write n/a or -) where the value is missing")
     return out
+
+
+# a cell with a letter or a digit (RE2, and Java's regex for Spark, read it alike; Python's
+# re: PY_LETTER_OR_DIGIT): a cell without one ("-", "--", ".", "*", "\u2013") holds no key to
+# the index (normalize.py drops it as junk) and is missing in a decimal-comma column
+LETTER_OR_DIGIT = r"[\p{L}\p{N}]"
+PY_LETTER_OR_DIGIT = r"[^\W_]"
+
+
+def _missing_cells(cells):
+    """Which cells of a decimal-comma column are missing: a null spelling (:func:`_null_spelled`)
+    or a cell with no letter or digit ("-", "*", "\u2013": junk to the index, normalize.py)."""
+    import pyarrow.compute as pc
+    return pc.or_(_null_spelled(cells),
+                  pc.invert(pc.match_substring_regex(cells, LETTER_OR_DIGIT)))
 
 
 def _null_spelled(cells):
@@ -422,11 +453,12 @@ def _null_spelled(cells):
 
 def _as_numbers(col):
     """A decimal-comma column as numbers read: its commas points ("13,2" -> "13.2"), its
-    null spellings ("n/a", "NULL") missing, as ``pd.read_csv(..., decimal=",")`` reads them."""
+    missing cells (:func:`_missing_cells`: "n/a", "NULL", "-") missing, as
+    ``pd.read_csv(..., decimal=",", na_values=[those cells])`` reads them."""
     import pyarrow as pa
     import pyarrow.compute as pc
     col = pc.replace_substring(col, ",", ".")
-    return pc.if_else(_null_spelled(col), pa.scalar(None, pa.string()), col)
+    return pc.if_else(_missing_cells(col), pa.scalar(None, pa.string()), col)
 
 
 def _csv_columns_arrow(info: TableInfo, data: bytes, width: int) -> list | None:
