@@ -25,7 +25,7 @@ import warnings
 from pathlib import Path
 
 from ._version import __version__
-from .formats import RANK_WORDS, clip_all, clip_apart
+from .formats import RANK_WORDS, clip_all
 from .errors import LakeJoinError, LakeJoinWarning
 from .join.plan import AGGREGATES, DATE_READING_HELP, DATE_READINGS
 from .search.registry import parse_option_items
@@ -873,7 +873,7 @@ def _info(args, parser) -> int:
             cols = ix.columns.loc[ix.columns["table_id"] == t.table_id, "name"].tolist() \
                 if t.status == "indexed" else []
             # names cut where they differ would read alike: cut in the part they share
-            shown = ", ".join(clip_apart(cols[:6])) + (
+            shown = ", ".join(clip_all(cols[:6], fallback="shared")) + (
                 f", ... ({len(cols)})" if len(cols) > 6 else "")
             # a name two tables share (an --add older than the check): their files tell apart
             where = f"  ({t.uri}, generation {t.generation})" if again else ""

@@ -4,7 +4,7 @@ never shown alike (newuser16 D14)."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lakejoin_jupyter.formats import clip, clip_all, clip_apart
+from lakejoin_jupyter.formats import clip, clip_all
 
 GOP = "fivethirtyeight/gop-delegate-benchmarks"
 
@@ -46,20 +46,27 @@ def test_columns_that_differ_in_a_few_characters_keep_them():
     "meteo_measurement_00…a_long_column_label"; cut in the part they share, each keeps
     the characters that tell it from the others."""
     assert len({clip(c) for c in LONG}) == 1                  # the cut that read alike
-    shown = clip_apart(["district_id"] + LONG)
+    shown = clip_all(["district_id"] + LONG, fallback="shared")
     assert shown[0] == "district_id"
     assert shown[1:] == [f"meteo_measurement_{i:03d}\u2026_long_column_label" for i in range(5)]
     assert all(len(s) == 40 for s in shown[1:])
     # a name unlike the others keeps clip's cut; short ones stay whole
     other = "x/" + "a" * 60
-    assert clip_apart([other, "b", LONG[0]]) == [clip(other), "b", clip(LONG[0])]
+    assert clip_all([other, "b", LONG[0]], fallback="shared") == [clip(other), "b",
+                                                                  clip(LONG[0])]
+
+
+def test_an_unknown_fallback_is_refused():
+    import pytest
+    with pytest.raises(ValueError, match="fallback must be 'full' or 'shared', not 'apart'"):
+        clip_all(["a"], fallback="apart")
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet="ab_0", min_size=1, max_size=70), min_size=1, max_size=8))
-def test_clip_apart_never_shows_two_names_alike(names):
+def test_clip_all_shared_never_shows_two_names_alike(names):
     names = [" ".join(n.split()) or "x" for n in names]
-    shown = clip_apart(names)
+    shown = clip_all(names, fallback="shared")
     assert all(len(s) <= 40 or s == n for s, n in zip(shown, names))
     assert all(s == n or "\u2026" in s for s, n in zip(shown, names))
     pairs = {(s, n) for s, n in zip(shown, names)}
