@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pandas as pd
 
 from lakejoin_jupyter.join.autojoin import autojoin
-from lakejoin_jupyter.join.autojoin.pipeline import _direction
+from lakejoin_jupyter.join.autojoin.pipeline import DirectionResult, _direction
 
 DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
 
@@ -69,7 +69,7 @@ def test_a_tie_of_two_one_to_one_directions_names_the_rule_that_decided():
 def _found(side, pairs, coverage, joined_rows, target_rows, size=1):
     best = SimpleNamespace(coverage=coverage, joined_rows=joined_rows,
                            program=SimpleNamespace(size=size))
-    return (SimpleNamespace(source=side, best=best, target_positions=range(target_rows),
+    return (DirectionResult(side, best, [], [], 0, 0, [], target_positions=range(target_rows),
                             joined_pairs=frozenset(pairs)), None, None)
 
 
