@@ -1,6 +1,7 @@
 """A terminal table's long names (formats.py ``clip``, ``clip_all``): cut in the middle,
 keeping the last part that tells two tables of a folder apart; two different names are
 never shown alike (newuser16 D14)."""
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,12 +29,16 @@ def test_names_cut_alike_are_shown_in_full():
     assert clip_all([a, b, "short"]) == [a, b, "short"]
 
 
+@pytest.mark.parametrize("fallback, alphabet", [("full", "ab/_"), ("shared", "ab_0")])
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(alphabet="ab/_", min_size=1, max_size=70), min_size=1, max_size=8))
-def test_two_different_names_are_never_shown_alike(names):
+@given(data=st.data())
+def test_two_different_names_are_never_shown_alike(fallback, alphabet, data):
+    names = data.draw(st.lists(st.text(alphabet=alphabet, min_size=1, max_size=70),
+                               min_size=1, max_size=8))
     names = [" ".join(n.split()) or "x" for n in names]
-    shown = clip_all(names)
+    shown = clip_all(names, fallback=fallback)
     assert all(len(s) <= 40 or s == n for s, n in zip(shown, names))
+    assert all(s == n or "\u2026" in s for s, n in zip(shown, names))
     pairs = {(s, n) for s, n in zip(shown, names)}
     assert len({s for s, _ in pairs}) == len({n for _, n in pairs})
 
@@ -57,20 +62,8 @@ def test_columns_that_differ_in_a_few_characters_keep_them():
 
 
 def test_an_unknown_fallback_is_refused():
-    import pytest
     with pytest.raises(ValueError, match="fallback must be 'full' or 'shared', not 'apart'"):
         clip_all(["a"], fallback="apart")
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(alphabet="ab_0", min_size=1, max_size=70), min_size=1, max_size=8))
-def test_clip_all_shared_never_shows_two_names_alike(names):
-    names = [" ".join(n.split()) or "x" for n in names]
-    shown = clip_all(names, fallback="shared")
-    assert all(len(s) <= 40 or s == n for s, n in zip(shown, names))
-    assert all(s == n or "\u2026" in s for s, n in zip(shown, names))
-    pairs = {(s, n) for s, n in zip(shown, names)}
-    assert len({s for s, _ in pairs}) == len({n for _, n in pairs})
 
 
 def test_info_tables_lists_long_columns_apart(spark, tmp_path, capsys):
