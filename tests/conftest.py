@@ -92,6 +92,9 @@ def read_case(case: str, *names: str, empty_as_missing: bool = False) -> tuple:
                              **na) for n in names)
 
 
+UNION_ONLY = ("-josie", "-mate", "-lshensemble", "union")   # components: union search alone
+
+
 def lake_engine(spark, tmp_path_factory, name: str, tables: dict, **options):
     """The engine of a small lake: ``tables`` written (:func:`write_lake`) and indexed
     (``build_index`` with ``options``, e.g. components=["transform"]) in fresh temporary
