@@ -320,7 +320,7 @@ def _hit_program_note(hit, aj) -> str:
     "Needs a transformation" hit showed (the search's, learned on case-folded values of the
     index), or in the other direction: both, and why (a tie goes to the hit's direction);
     nothing when the two differ only in case (the same program on folded values)."""
-    details = getattr(hit, "details", None) or {}
+    details = hit.details
     shown = details.get("program")
     if shown is None:
         return ""
@@ -359,15 +359,13 @@ def _query_keys_joined(aj, learn, column, fuzzy, frame_name, spark) -> str:
 def _equal_as_they_are(hit, learn, frame_name) -> str | None:
     """When the query column's values already equal values of the hit's column (an equality
     hit, on the frame it was found for), the sentence saying so and pointing to Join."""
-    matched = getattr(hit, "_matched_tokens", None)
     column = hit.query_columns[0] if len(hit.query_columns) == 1 else None
-    if (matched is None or column not in learn.columns
-            or "program_json" in (getattr(hit, "details", None) or {})):
+    if column not in learn.columns or "program_json" in hit.details:
         return None
     from .join.keys import normalized_keys
     keys = normalized_keys(learn[column])
     try:
-        equal = set(matched()) & set(keys.dropna())
+        equal = set(hit._matched_tokens()) & set(keys.dropna())
     except (LakeJoinError, OSError, AttributeError):
         return None
     if not equal:
@@ -479,7 +477,7 @@ def join_hit(engine, hit, frame, how: str = "left", duplicates: str = "all",
     ``precision_target`` (:func:`run_fuzzy`, ``how`` as asked; the equi-join's shaping
     options but ``duplicates`` are refused: the fuzzy join keeps every lake row of a
     matched value, or the first)."""
-    if "tau" not in (getattr(hit, "details", None) or {}):
+    if "tau" not in hit.details:
         return get("join")(engine, hit, frame, how=how, duplicates=duplicates,
                            aggregate=aggregate, order_by=order_by, dates=dates,
                            frame_name=frame_name)
@@ -586,7 +584,7 @@ def run_predicate(engine, hit, frame, preference: str = "h5", time_limit: float 
     from .join.schemaless import PREFERENCES, predicate_text
     if search not in (SEARCH_ALL, SEARCH_SEEDED):
         raise QueryError(f"search must be {SEARCH_ALL!r} or {SEARCH_SEEDED!r} (got {search!r}).")
-    details = getattr(hit, "details", None) or {}
+    details = hit.details
     unequal = "program_json" in details or "tau" in details
     key = [] if unequal else [(q, c) for q, c in zip(hit.query_columns, hit.columns)
                               if q in frame.columns]
@@ -653,7 +651,7 @@ def run_predicate(engine, hit, frame, preference: str = "h5", time_limit: float 
 def _join_offers(hit, name: str) -> bool:
     """Aggregating per key is offered when the lake key repeats (fan-out above 1)."""
     if name in ("aggregate", "order_by", "dates"):
-        return getattr(hit, "key_ratio", None) is None or hit.key_ratio > 1
+        return hit.key_ratio is None or hit.key_ratio > 1
     return True
 
 
@@ -679,8 +677,7 @@ ACTIONS = (
     HitAction("join", "Join", run_join, suffix="",
               # a hit joinable only through a learned program ("Find transformation" joins
               # it) or by similar values (PEXESO: "Fuzzy join") has no equi-join
-              applies=lambda hit: not {"program", "tau"} & set(getattr(hit, "details", None)
-                                                                  or {}),
+              applies=lambda hit: not {"program", "tau"} & set(hit.details),
               params=(ParamSpec("how", "Join type", "choice", "left", choices=("left", "inner"),
                                 help="left keeps every query row; inner keeps matched rows only"),
                       *_shape_params("a panel table")),

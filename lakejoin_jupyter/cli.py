@@ -25,7 +25,7 @@ import warnings
 from pathlib import Path
 
 from ._version import __version__
-from .formats import RANK_WORDS, clip_all, clip_apart
+from .formats import RANK_WORDS, clip_all
 from .errors import LakeJoinError, LakeJoinWarning
 from .join.plan import AGGREGATES, DATE_READING_HELP, DATE_READINGS
 from .search.registry import parse_option_items
@@ -170,10 +170,7 @@ def _parser() -> argparse.ArgumentParser:
                "  lakejoin search lake.index --table q.csv --column name --threshold 0.6 "
                "--method lshensemble",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    _query_table_arguments(se, "then its other columns are marked \"(your table)\" in the "
-                               "results")
-    se.add_argument("--column", "-c", required=True, action="append",
-                    help="query column (repeat for a multi-column key)")
+    _key_query_arguments(se)
     se.add_argument("-k", type=int, default=10, help="number of results (default 10)")
     se.add_argument("--threshold", type=float, help="minimum containment of the query (0..1)")
     se.add_argument("--method", "-m", default="auto", help="search method (see `lakejoin info`)")
@@ -226,10 +223,7 @@ def _parser() -> argparse.ArgumentParser:
                "  lakejoin join lake.index -t sales.csv -c country --hit 2 --aggregate latest "
                "--out joined.parquet",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    _query_table_arguments(jo, "then its other columns are marked \"(your table)\" in the "
-                               "results")
-    jo.add_argument("--column", "-c", required=True, action="append",
-                    help="query column (repeat for a multi-column key)")
+    _key_query_arguments(jo)
     jo.add_argument("--hit", type=int, required=True, metavar="N",
                     help="rank of the hit to join with (1: the first `lakejoin search` lists)")
     jo.add_argument("--out", "-o", required=True, help="the file to write (.csv or .parquet)")
@@ -264,8 +258,16 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _key_query_arguments(p) -> None:
+    """The index, the query table and its key column(s) of `search` and `join`."""
+    _query_table_arguments(p, "then its other columns are marked \"(your table)\" in the "
+                              "results")
+    p.add_argument("--column", "-c", required=True, action="append",
+                   help="query column (repeat for a multi-column key)")
+
+
 def _query_table_arguments(p, own_table: str) -> None:
-    """The index and the query table of `search` and `union`."""
+    """The index and the query table of `search`, `join` and `union`."""
     p.add_argument("index", help="index folder")
     p.add_argument("--table", "-t", required=True,
                    help="query table: a file (CSV, TSV, Parquet, JSON lines), a Parquet dataset "
@@ -873,7 +875,7 @@ def _info(args, parser) -> int:
             cols = ix.columns.loc[ix.columns["table_id"] == t.table_id, "name"].tolist() \
                 if t.status == "indexed" else []
             # names cut where they differ would read alike: cut in the part they share
-            shown = ", ".join(clip_apart(cols[:6])) + (
+            shown = ", ".join(clip_all(cols[:6], fallback="shared")) + (
                 f", ... ({len(cols)})" if len(cols) > 6 else "")
             # a name two tables share (an --add older than the check): their files tell apart
             where = f"  ({t.uri}, generation {t.generation})" if again else ""

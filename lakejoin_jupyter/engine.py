@@ -208,7 +208,7 @@ _DATE_TOKEN = re.compile(r"\d{4}-\d{2}-\d{2}(t[\d:.]+)?")
 def _dates_hint(query) -> str:
     """When the query's values are dates or timestamps: which text forms of them the lake
     can hold and still match (an empty result may be dates written otherwise)."""
-    tokens = list(getattr(query, "tokens", None) or ())[:200]
+    tokens = list(query.tokens)[:200]
     if not tokens or not all(_DATE_TOKEN.fullmatch(str(t)) for t in tokens):
         return ""
     return (" The query holds dates or timestamps: lake text matches them when written "
@@ -1186,15 +1186,13 @@ def hit_card_html(h: Hit) -> str:
 def aggregate_call(h: Hit) -> str:
     """The Python call that joins hit ``h`` with one row per query row: the hit's own join,
     or for a hit joinable only through a program, Auto-Join's (``hit.autojoin(df)``)."""
-    details = getattr(h, "details", None) or {}
-    join = "hit.autojoin(df).join" if "program_json" in details else "hit.join"
+    join = "hit.autojoin(df).join" if "program_json" in h.details else "hit.join"
     return f"{join}(df, aggregate='{_suggested_aggregate(h)}')"
 
 
 def per_key_tab(h: Hit) -> str:
     """The widget's tab whose *Per key* aggregates hit ``h``'s join."""
-    return ("Find transformation" if "program_json" in (getattr(h, "details", None) or {})
-            else "Join")
+    return "Find transformation" if "program_json" in h.details else "Join"
 
 
 def _suggested_aggregate(h: Hit) -> str:
@@ -1209,8 +1207,7 @@ def _suggested_aggregate(h: Hit) -> str:
 
 def _column_name(hit: Hit, column: str) -> str:
     """A column of a hit as hits describe it: a list column is "each element of codes"."""
-    lists = getattr(hit, "list_columns", ())
-    return f"each element of {column}" if column in lists else str(column)
+    return f"each element of {column}" if column in hit.list_columns else str(column)
 
 
 def _columns_label(hit: Hit) -> str:
@@ -1355,7 +1352,7 @@ class SearchResult(Sequence):
         q = self.query
         if not text.startswith("No "):
             return text
-        if getattr(q, "exclude", None) and getattr(q, "origin", None):
+        if q.exclude and q.origin:
             cols = ", ".join(repr(str(c)) for c in q.columns)
             return (f"The query is the lake table {q.origin}: its own column"
                     f"{'s' if len(q.columns) > 1 else ''} {cols} left out of its results. "
@@ -1554,7 +1551,7 @@ class SearchResult(Sequence):
                 f"{rows_text(self.query.n_rows)} (#{worst.rank}: {worst.join_rows:,} rows); "
                 f"join them with an aggregate per key (#{worst.rank}: ")
         if cli:
-            m = " -m transform" if "program_json" in (getattr(worst, "details", None) or {}) else ""
+            m = " -m transform" if "program_json" in worst.details else ""
             return (head + f"lakejoin join ...{m} --hit {worst.rank} --aggregate "
                     f"{_suggested_aggregate(worst)}, or --duplicates first).")
         return (head + f"{code(aggregate_call(worst))}, or {em('Per key')} in the widget's "

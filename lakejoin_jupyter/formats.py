@@ -54,31 +54,25 @@ def clip(name, width: int = 40) -> str:
     return name[: width - 1 - end] + "\u2026" + name[len(name) - end:]
 
 
-def clip_all(names, width: int = 40) -> list:
-    """:func:`clip` of each name, but a name in full where its cut would show like the cut
-    of another name: two tables are never shown alike."""
-    names = [" ".join(str(n).split()) for n in names]
-    cut = [clip(n, width) for n in names]
-    full_of = {}
-    for n, c in zip(names, cut):
-        full_of.setdefault(c, set()).add(n)
-    return [n if len(full_of[c]) > 1 else c for n, c in zip(names, cut)]
+def clip_all(names, width: int = 40, fallback: str = "full") -> list:
+    """:func:`clip` of each name; names whose cuts would show alike are, by ``fallback``:
 
+    - ``"full"``: shown in full (table names);
+    - ``"shared"``: cut in the part they share instead, keeping the part that tells them
+      apart (column names that differ only in a few characters: "measure_000_..._label",
+      "measure_001_..."); in full if that part does not fit the width.
 
-def clip_apart(names, width: int = 40) -> list:
-    """:func:`clip` of each name, but names whose cuts would show alike (column names
-    that differ only in a few characters: "measure_000_..._label", "measure_001_...") cut
-    in the part they share instead, keeping the part that tells them apart; a name whose
-    differing part does not fit the width, or that would still show alike, in full."""
+    A name that would still show like another one is shown in full: two different names
+    are never shown alike."""
+    if fallback not in ("full", "shared"):
+        raise ValueError(f"clip_all: fallback must be 'full' or 'shared', not {fallback!r}")
     names = [" ".join(str(n).split()) for n in names]
     cut = [clip(n, width) for n in names]
     group: dict = {}
     for n, c in zip(names, cut):
         group.setdefault(c, set()).add(n)
-    out = []
-    for n, c in zip(names, cut):
-        alike = sorted(group[c])
-        out.append(c if len(alike) == 1 else _cut_shared(n, alike, width))
+    out = [c if len(group[c]) == 1 else n if fallback == "full"
+           else _cut_shared(n, sorted(group[c]), width) for n, c in zip(names, cut)]
     seen: dict = {}
     for n, s in zip(names, out):
         seen.setdefault(s, set()).add(n)

@@ -79,6 +79,22 @@ def write_lake(root: Path, tables: dict) -> Path:
     return root
 
 
+BENCH_DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
+
+
+def read_case(case: str, *names: str, empty_as_missing: bool = False) -> tuple:
+    """The tables ``names`` ("source", "target", "ground_truth") of the Auto-Join benchmark
+    case ``case`` under bench/data, every cell text as written (``empty_as_missing``: an
+    empty cell missing, as the evaluator reads it)."""
+    import pandas as pd
+    na = {"na_values": [""]} if empty_as_missing else {}
+    return tuple(pd.read_csv(BENCH_DATA / case / f"{n}.csv", dtype=str, keep_default_na=False,
+                             **na) for n in names)
+
+
+UNION_ONLY = ("-josie", "-mate", "-lshensemble", "union")   # components: union search alone
+
+
 def lake_engine(spark, tmp_path_factory, name: str, tables: dict, **options):
     """The engine of a small lake: ``tables`` written (:func:`write_lake`) and indexed
     (``build_index`` with ``options``, e.g. components=["transform"]) in fresh temporary

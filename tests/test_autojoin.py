@@ -500,7 +500,7 @@ def test_transformation_action_reports_coverage_and_estimated_precision():
             if estimate is None:
                 aj.estimated_precision = None
             return aj
-        hit = SimpleNamespace(query_columns=["day"], table="weather", columns=["date"],
+        hit = SimpleNamespace(query_columns=["day"], table="weather", columns=["date"], details={},
                               autojoin=answer)
         out = run_transformation(None, hit, source, fuzzy=False)
         aj = out.result
@@ -531,7 +531,7 @@ def test_find_transformation_summary_says_partial_and_rough():
         aj.stats["partial"] = "A partial program: no program met the acceptance rules"
         aj.estimated_precision, aj.precision_basis = 0.9, "pairs"
         return aj
-    hit = SimpleNamespace(query_columns=["day"], table="weather", columns=["date"],
+    hit = SimpleNamespace(query_columns=["day"], table="weather", columns=["date"], details={},
                           autojoin=answer)
     out = run_transformation(None, hit, source, fuzzy=False)
     assert "**A partial program: no program met the acceptance rules.**" in out.summary

@@ -4,21 +4,17 @@ by one, apart from the columns the program reads; a tie between the directions n
 rule that decided it. Cases from bench/data with hand-checked sentences."""
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
 
+from conftest import read_case
 from lakejoin_jupyter.join.autojoin import autojoin
-from lakejoin_jupyter.join.autojoin.pipeline import _direction
-
-DATA = Path(__file__).resolve().parent.parent / "bench" / "data"
+from lakejoin_jupyter.join.autojoin.pipeline import DirectionResult, _direction
 
 
 def _case(path: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    d = DATA / path
-    return (pd.read_csv(d / "source.csv", dtype=str, keep_default_na=False),
-            pd.read_csv(d / "target.csv", dtype=str, keep_default_na=False))
+    return read_case(path, "source", "target")
 
 
 def test_pairs_found_over_several_columns_are_named_one_by_one():
@@ -69,7 +65,7 @@ def test_a_tie_of_two_one_to_one_directions_names_the_rule_that_decided():
 def _found(side, pairs, coverage, joined_rows, target_rows, size=1):
     best = SimpleNamespace(coverage=coverage, joined_rows=joined_rows,
                            program=SimpleNamespace(size=size))
-    return (SimpleNamespace(source=side, best=best, target_positions=range(target_rows),
+    return (DirectionResult(side, best, [], [], 0, 0, [], target_positions=range(target_rows),
                             joined_pairs=frozenset(pairs)), None, None)
 
 

@@ -9,18 +9,16 @@ from __future__ import annotations
 import itertools
 import random
 from datetime import date, timedelta
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from conftest import read_case
 from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.learn import (PAIR_SET_PER_ROW, LearnSettings,
                                                   pair_example_sets)
 from lakejoin_jupyter.join.autojoin.pairs import (ColumnValues, PairGroup, RowPair,
                                                   whole_key_groups)
-
-BENCH = Path(__file__).resolve().parents[1] / "bench/data"
 
 
 def _day(d: date) -> str:
@@ -143,10 +141,7 @@ def test_pair_sets_are_every_two_distinct_rows(seed):
 
 
 def _read(case: str):
-    d = BENCH / case
-    read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False,
-                                    na_values=[""])
-    return read("source"), read("target")
+    return read_case(case, "source", "target", empty_as_missing=True)
 
 
 def test_sleeping_alone_responses_onto_their_days():

@@ -1,10 +1,10 @@
 """Auto-Join deviation 34: an N:1 join of (nearly) every source row onto a few target keys,
 hand-built (services -> protocols), and the few-key programs that stay refused."""
 import random
-from pathlib import Path
 
 import pandas as pd
 
+from conftest import read_case
 from lakejoin_jupyter.join.autojoin.dsl import Program, extract
 from lakejoin_jupyter.join.autojoin.learn import Candidate
 from lakejoin_jupyter.join.autojoin.pipeline import AutoJoinSettings, _acceptable, autojoin
@@ -74,16 +74,12 @@ def test_few_keys_through_few_rows_is_refused():
     assert not _acceptable(_cand(2, 5), s, n_keys=57, n_rows=5)        # under 3 rows per key
 
 
-
 def test_a_digit_read_as_a_year_is_not_confirmed_by_the_row_pairs():
     # fresh6's early_senate_marriage_dates (development): `"2" + election_result padded to
     # 3 + "-01-01"` joins 11 year keys through 23 of 107 rows; of the programs joining
     # every row, `"200" + last letter of poll_average + "-01-01"` (10 keys) has 17 rows
     # confirmed by the row pairs, `year + "-01-01"` (4 keys, the truth) all 107
-    d = (Path(__file__).resolve().parents[1]
-         / "bench/data/autojoin-fresh6/early_senate_marriage_dates")
-    read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False)
-    src = read("source")
-    j = autojoin(src, read("target"), fuzzy=False).join()
+    src, tgt = read_case("autojoin-fresh6/early_senate_marriage_dates", "source", "target")
+    j = autojoin(src, tgt, fuzzy=False).join()
     assert len(j) == len(src)
     assert (j["date"] == j["year"] + "-01-01").all()

@@ -11,7 +11,7 @@ import pandas as pd
 from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.dsl import Constant, Program, extract
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
-from lakejoin_jupyter.join.autojoin.pipeline import Table, _direction
+from lakejoin_jupyter.join.autojoin.pipeline import DirectionResult, Table, _direction
 from lakejoin_jupyter.join.autojoin.programset import estimated_precision, evidence_counts
 
 PROGRAMS = {"BOOKPROG": (["LOOKUP", "RESERVE", "RETURN", "RENEW"], ["1", "2"]),
@@ -79,8 +79,8 @@ def test_rpc_procedures_join_their_own_stubs():
 def _found(coverage, joined_rows, target_rows, size=1):
     best = SimpleNamespace(coverage=coverage, joined_rows=joined_rows,
                            program=SimpleNamespace(size=size))
-    return (SimpleNamespace(source="left", best=best, target_positions=range(target_rows),
-                            joined_pairs=frozenset()), None, None)
+    return (DirectionResult("left", best, [], [], 0, 0, [], target_positions=range(target_rows)),
+            None, None)
 
 
 def test_direction_hand_checked():

@@ -13,8 +13,9 @@ from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.dsl import Program, extract
 from lakejoin_jupyter.join.autojoin.learn import Candidate
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
-from lakejoin_jupyter.join.autojoin.pipeline import (Table, _by_chance, _direction,
-                                                     _joined_pairs, _refuted, chance_matches)
+from lakejoin_jupyter.join.autojoin.pipeline import (DirectionResult, Table, _by_chance,
+                                                     _direction, _joined_pairs, _refuted,
+                                                     chance_matches)
 from lakejoin_jupyter.join.autojoin.programset import evidence_counts
 
 # ---------------------------------------------------------------- numbers among words
@@ -138,7 +139,7 @@ def test_every_revision_joins_its_release_from_the_changelog():
 def _found(side, pairs, coverage, joined_rows, target_rows):
     best = SimpleNamespace(coverage=coverage, joined_rows=joined_rows,
                            program=SimpleNamespace(size=1))
-    return (SimpleNamespace(source=side, best=best, target_positions=range(target_rows),
+    return (DirectionResult(side, best, [], [], 0, 0, [], target_positions=range(target_rows),
                             joined_pairs=frozenset(pairs)), None, None)
 
 

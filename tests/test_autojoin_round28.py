@@ -5,20 +5,18 @@ key bound the chance estimate of short codes; `Encode`, the percent-encoding of 
 query. Hand-built tables or development cases with hand-checked answers."""
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
+from conftest import read_case
 from lakejoin_jupyter.join.autojoin import autojoin, programset
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair, find_joinable_row_pairs
 from lakejoin_jupyter.join.autojoin.pipeline import Table, _refuted
 from lakejoin_jupyter.join.autojoin.programset import _widens, cuts_number, partner_keys
 
 from test_autojoin_folds import services
-
-BENCH = Path(__file__).resolve().parents[1] / "bench/data"
 
 
 # ---------------------------------------------------------------- wrong q-gram pairs
@@ -113,9 +111,8 @@ def test_poll_end_dates_join_their_model_dates():
     # main joined `modeldate without its last 4 letters + "18"` (a constant year: 2019 and
     # 2020 dates onto 2018 start dates), F1 0, first as a branch adding keys, which no check
     # of the first round's programs saw, then refuted by nothing but the bags read apart
-    d = BENCH / "autojoin-fresh5/mueller_topline_dates"
-    read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False)
-    polls, model, truth = read("source"), read("target"), read("ground_truth")
+    polls, model, truth = read_case("autojoin-fresh5/mueller_topline_dates", "source", "target",
+                                    "ground_truth")
     aj = autojoin(polls, model, fuzzy=False)
     assert '+ "18"' not in aj.program.describe()
     j = aj.join()
@@ -154,9 +151,8 @@ def test_distinct_inputs_folded_onto_a_key_bound_the_chance_estimate():
 def test_country_names_onto_fips_codes_estimate_nearer_the_measured_precision():
     # autojoin-extra's countries_fips_codes (development): `upper(first 2 letters of
     # country)` joins 201 names onto 85 codes, measured 0.350; main estimated 0.616
-    d = BENCH / "autojoin-extra/countries_fips_codes"
-    read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False)
-    aj = autojoin(read("source"), read("target"), fuzzy=False)
+    source, target = read_case("autojoin-extra/countries_fips_codes", "source", "target")
+    aj = autojoin(source, target, fuzzy=False)
     assert aj.program.describe() == "upper(first 2 letters of `country`)"
     assert aj.precision_basis == "chance"
     assert aj.estimated_precision == pytest.approx(85 / 201)
@@ -183,9 +179,9 @@ def test_encode_is_a_urls_query_form():
 def test_classifiers_onto_their_search_links():
     # fresh31's distro_metadata_classifier_urls (development): main's program wrote the
     # spaces as "+" and the "::" as a constant, but had no "%2F" for a "/": 15 of 18
-    d = BENCH / "autojoin-fresh31/distro_metadata_classifier_urls"
-    read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False)
-    aj = autojoin(read("source"), read("target"), fuzzy=False)
+    source, target = read_case("autojoin-fresh31/distro_metadata_classifier_urls", "source",
+                               "target")
+    aj = autojoin(source, target, fuzzy=False)
     assert aj.program.describe() == \
         '"https://pypi.org/search/?c=" + `classifier` percent-encoded'
     assert aj.coverage == 18

@@ -6,11 +6,11 @@ other source rows too, and is padded where that joins more (deviation 58). Hand-
 tables with hand-checked answers, and a development case."""
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
 
+from conftest import read_case
 from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.learn import (Candidate, Example, LearnSettings, no_digits,
                                                   try_learn_transform)
@@ -18,8 +18,6 @@ from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
 from lakejoin_jupyter.join.autojoin.pipeline import Table, _coverage, _unfolded
 from lakejoin_jupyter.join.autojoin.programset import (_widens, estimated_precision,
                                                        partner_keys)
-
-BENCH = Path(__file__).resolve().parents[1] / "bench/data"
 
 
 def _program(columns: tuple, outputs: list):
@@ -133,9 +131,8 @@ def test_a_pair_through_shared_words_stays_where_bags_do_not_read_apart():
 
 
 def _mueller():
-    d = BENCH / "autojoin-fresh5/mueller_topline_dates"
-    read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False)
-    polls, model, truth = read("source"), read("target"), read("ground_truth")
+    polls, model, truth = read_case("autojoin-fresh5/mueller_topline_dates", "source", "target",
+                                    "ground_truth")
     aj = autojoin(polls, model, fuzzy=False)
     j = aj.join()
     got = {(r.Start, r.End, r.Pollster, r.modeldate) for r in j.itertuples() if r.modeldate}

@@ -5,12 +5,12 @@ estimated precision, deviation 60). Hand-checked answers (the Texinfo manual's r
 hand-built tables) and development cases."""
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
+from conftest import read_case
 from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.dsl import (Column, Constant, Encode, Program,
                                                 ProgramFormatError, Substring,
@@ -18,8 +18,6 @@ from lakejoin_jupyter.join.autojoin.dsl import (Column, Constant, Encode, Progra
 from lakejoin_jupyter.join.autojoin.pairs import PairGroup, RowPair
 from lakejoin_jupyter.join.autojoin.pipeline import Table
 from lakejoin_jupyter.join.autojoin.programset import estimated_precision
-
-BENCH = Path(__file__).resolve().parents[1] / "bench/data"
 
 
 # ---------------------------------------------------------------- the Texinfo encoding
@@ -84,9 +82,8 @@ def test_node_names_onto_their_html_files():
 def test_wget_info_nodes_onto_html_files():
     # fresh20's wget_info_nodes_html_files (development): main wrote the spaces as "-"
     # and missed the 7 nodes with "-", "/" or "(": 43 of 51 files
-    d = BENCH / "autojoin-fresh20/wget_info_nodes_html_files"
-    read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False)
-    aj = autojoin(read("source"), read("target"), fuzzy=False)
+    source, target = read_case("autojoin-fresh20/wget_info_nodes_html_files", "source", "target")
+    aj = autojoin(source, target, fuzzy=False)
     assert aj.program.describe() == "`node` written as a Texinfo node name + \".html\""
     assert aj.coverage == 50        # all but "Top", whose file is index.html
 
@@ -138,8 +135,7 @@ def test_a_mention_still_contradicts_in_an_n_1_join_or_of_an_unconfirmed_key():
 def test_telnet_options_estimate():
     # fresh11's telnet_options_glibc (development): `"TELOPT_" + telnetlib option` is right
     # on its 40 rows; main estimated 0.95: TUID's description names AUTHENTICATION's macro
-    d = BENCH / "autojoin-fresh11/telnet_options_glibc"
-    read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False)
-    aj = autojoin(read("source"), read("target"), fuzzy=False)
+    source, target = read_case("autojoin-fresh11/telnet_options_glibc", "source", "target")
+    aj = autojoin(source, target, fuzzy=False)
     assert aj.program.describe() == '"TELOPT_" + `telnetlib option`'
     assert aj.estimated_precision == 1.0

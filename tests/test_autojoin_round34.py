@@ -8,18 +8,16 @@ direction results."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
+from conftest import read_case
 from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin import pipeline
 from lakejoin_jupyter.join.autojoin.learn import Example, LearnSettings, try_learn_transform
 from lakejoin_jupyter.join.autojoin.programset import _form
-
-BENCH = Path(__file__).resolve().parents[1] / "bench/data"
 
 
 def _catalogue(seed: int):
@@ -155,9 +153,8 @@ def test_kstars_interesting_objects_onto_openngc():
     # fresh35's kstars_interesting_openngc (development since F35): main returned
     # "NGC " + last 4 letters of `OpenNGC identifier` (IC objects read as NGC ones, the
     # numbers under 1000 missed); the list's designations padded to 4 join 464 rows
-    d = BENCH / "autojoin-fresh35/kstars_interesting_openngc"
-    read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False)
-    aj = autojoin(read("source"), read("target"), fuzzy=False)
+    source, target = read_case("autojoin-fresh35/kstars_interesting_openngc", "source", "target")
+    aj = autojoin(source, target, fuzzy=False)
     assert aj.program.describe() == \
         "word 1 of `interesting object` + word 2 of `interesting object` padded with zeros to 4"
     assert aj.coverage == 464

@@ -7,11 +7,11 @@ pairs and against the ground truth of three development cases."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pandas as pd
 import pytest
 
+from conftest import read_case
 from lakejoin_jupyter.join.autojoin import autojoin
 from lakejoin_jupyter.join.autojoin.dsl import Program, extract
 from lakejoin_jupyter.join.autojoin.learn import Candidate, Example
@@ -20,14 +20,9 @@ from lakejoin_jupyter.join.autojoin.pipeline import (Table, _pair_precision, _pa
                                                      _row_pair_counts)
 from lakejoin_jupyter.join.autojoin.result import AutoJoin
 
-BENCH = Path(__file__).resolve().parents[1] / "bench/data"
-
 
 def _read(case: str):
-    d = BENCH / case
-    read = lambda name: pd.read_csv(d / f"{name}.csv", dtype=str, keep_default_na=False,
-                                    na_values=[""])
-    return read("source"), read("target"), read("ground_truth")
+    return read_case(case, "source", "target", "ground_truth", empty_as_missing=True)
 
 
 def _achieved(aj, source, target, truth) -> float:

@@ -1,10 +1,11 @@
 """A terminal table's long names (formats.py ``clip``, ``clip_all``): cut in the middle,
 keeping the last part that tells two tables of a folder apart; two different names are
 never shown alike (newuser16 D14)."""
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lakejoin_jupyter.formats import clip, clip_all, clip_apart
+from lakejoin_jupyter.formats import clip, clip_all
 
 GOP = "fivethirtyeight/gop-delegate-benchmarks"
 
@@ -28,12 +29,16 @@ def test_names_cut_alike_are_shown_in_full():
     assert clip_all([a, b, "short"]) == [a, b, "short"]
 
 
+@pytest.mark.parametrize("fallback, alphabet", [("full", "ab/_"), ("shared", "ab_0")])
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(alphabet="ab/_", min_size=1, max_size=70), min_size=1, max_size=8))
-def test_two_different_names_are_never_shown_alike(names):
+@given(data=st.data())
+def test_two_different_names_are_never_shown_alike(fallback, alphabet, data):
+    names = data.draw(st.lists(st.text(alphabet=alphabet, min_size=1, max_size=70),
+                               min_size=1, max_size=8))
     names = [" ".join(n.split()) or "x" for n in names]
-    shown = clip_all(names)
+    shown = clip_all(names, fallback=fallback)
     assert all(len(s) <= 40 or s == n for s, n in zip(shown, names))
+    assert all(s == n or "\u2026" in s for s, n in zip(shown, names))
     pairs = {(s, n) for s, n in zip(shown, names)}
     assert len({s for s, _ in pairs}) == len({n for _, n in pairs})
 
@@ -46,24 +51,19 @@ def test_columns_that_differ_in_a_few_characters_keep_them():
     "meteo_measurement_00…a_long_column_label"; cut in the part they share, each keeps
     the characters that tell it from the others."""
     assert len({clip(c) for c in LONG}) == 1                  # the cut that read alike
-    shown = clip_apart(["district_id"] + LONG)
+    shown = clip_all(["district_id"] + LONG, fallback="shared")
     assert shown[0] == "district_id"
     assert shown[1:] == [f"meteo_measurement_{i:03d}\u2026_long_column_label" for i in range(5)]
     assert all(len(s) == 40 for s in shown[1:])
     # a name unlike the others keeps clip's cut; short ones stay whole
     other = "x/" + "a" * 60
-    assert clip_apart([other, "b", LONG[0]]) == [clip(other), "b", clip(LONG[0])]
+    assert clip_all([other, "b", LONG[0]], fallback="shared") == [clip(other), "b",
+                                                                  clip(LONG[0])]
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(alphabet="ab_0", min_size=1, max_size=70), min_size=1, max_size=8))
-def test_clip_apart_never_shows_two_names_alike(names):
-    names = [" ".join(n.split()) or "x" for n in names]
-    shown = clip_apart(names)
-    assert all(len(s) <= 40 or s == n for s, n in zip(shown, names))
-    assert all(s == n or "\u2026" in s for s, n in zip(shown, names))
-    pairs = {(s, n) for s, n in zip(shown, names)}
-    assert len({s for s, _ in pairs}) == len({n for _, n in pairs})
+def test_an_unknown_fallback_is_refused():
+    with pytest.raises(ValueError, match="fallback must be 'full' or 'shared', not 'apart'"):
+        clip_all(["a"], fallback="apart")
 
 
 def test_info_tables_lists_long_columns_apart(spark, tmp_path, capsys):

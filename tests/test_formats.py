@@ -4,7 +4,6 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, strategies as st
@@ -30,14 +29,12 @@ def test_a_positive_share_never_reads_as_zero(c):
 
 
 def test_notebook_html_row_writes_a_tiny_containment_with_digits():
-    from lakejoin_jupyter.engine import _hit_row_html
-    hit = SimpleNamespace(
-        containment=105 / 878_005, estimated_containment=None, is_query_table=False,
-        in_chain=False, key_ratio=1.0, row_coverage=0.0042, join_rows=None,
-        join_rows_exact=True, key_kind="key", key_warning=None, _engine=None, rank=1,
-        table="pypi", columns=["name"], query_columns=["name"], mapping={"name": "name"},
-        overlap=105, exact=True, lake_rows=878_005, details={})
-    row = _hit_row_html(hit, SimpleNamespace(n_rows=123))
+    from lakejoin_jupyter.engine import Hit, Query, _hit_row_html
+    hit = Hit(rank=1, table="pypi", table_id=0, columns=("name",), column_ids=(0,), score=1.0,
+              overlap=105, containment=105 / 878_005, jaccard=None, method="josie", exact=True,
+              query_columns=("name",), key_ratio=1.0, row_coverage=0.0042,
+              join_rows_exact=True, key_kind="key", lake_rows=878_005)
+    row = _hit_row_html(hit, Query(columns=("name",), tokens=[], size=105, n_rows=123))
     assert "0.012%" in row and "0.4%" in row and "0.0%" not in row
 
 

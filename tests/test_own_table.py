@@ -3,20 +3,19 @@ search, with every method, and the union search decide by one rule which lake ta
 frame's rows come from."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import write_lake
+from conftest import lake_engine
 
 
 @pytest.fixture(scope="module")
 def own_lake(spark, tmp_path_factory):
     """zones: 120 time zones, offsets and a region; zones_more: zones' rows 70-119's time
     zones and another column; people: names and ages (no time zone)."""
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(5)
     areas = ["Europe", "America", "Asia", "Africa", "Pacific", "Australia"]
     words = ["".join(rng.choice(list("abcdefghiklmnoprstuvwyz"), 7)).capitalize()
@@ -29,10 +28,8 @@ def own_lake(spark, tmp_path_factory):
                                                                     rng.random(50) < 0.5]),
               "misc/people.csv": pd.DataFrame({"person": words[200:280],
                                                "age": [str(a) for a in rng.integers(18, 90, 80)]})}
-    root = write_lake(tmp_path_factory.mktemp("ownlake") / "lake", tables)
-    out = tmp_path_factory.mktemp("ownindex") / "o.index"
-    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
-    return open_index(out), zt
+    engine = lake_engine(spark, tmp_path_factory, "ownlake", tables, components=("union",))
+    return engine, zt
 
 
 def _join(engine, frame, cols, method, **kw):
@@ -171,9 +168,6 @@ def test_own_table_rule_case_by_case(own_lake, case, rows, columns, change, keys
 def copies_lake(spark, tmp_path_factory):
     """zones.csv and zones_copy.parquet: the same 120 rows (a Parquet copy of a CSV), and
     people, another table."""
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(7)
     zt = pd.DataFrame({"tz": [f"Zone/{''.join(rng.choice(list('abcdefghik'), 8))}"
                               for _ in range(120)],
@@ -181,10 +175,8 @@ def copies_lake(spark, tmp_path_factory):
     tables = {"geo/zones.csv": zt, "geo/zones_copy.parquet": zt,
               "misc/people.csv": pd.DataFrame({"person": [f"P{i}" for i in range(60)],
                                                "offset": [str(i % 7) for i in range(60)]})}
-    root = write_lake(tmp_path_factory.mktemp("copylake") / "lake", tables)
-    out = tmp_path_factory.mktemp("copyindex") / "c.index"
-    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
-    return open_index(out), zt
+    engine = lake_engine(spark, tmp_path_factory, "copylake", tables, components=("union",))
+    return engine, zt
 
 
 @pytest.mark.spark
@@ -243,9 +235,6 @@ def rows_lake(spark, tmp_path_factory):
     """world/gapminder.csv: 40 countries (20 in Europe, 20 in Africa) x 3 years, with life
     expectancy and population; world/africa_recent.parquet: the African rows only, under the
     names a user may rename gapminder's to (life_exp, population)."""
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(11)
     names = list(dict.fromkeys("".join(rng.choice(list("abdeiklmnorstuvz"), 8)).capitalize()
                                for _ in range(200)))[:40]
@@ -256,11 +245,10 @@ def rows_lake(spark, tmp_path_factory):
     g["pop"] = rng.integers(100_000, 90_000_000, len(g))
     africa = g[g.continent == "Africa"].rename(columns={"lifeExp": "life_exp",
                                                         "pop": "population"})
-    root = write_lake(tmp_path_factory.mktemp("rowslake") / "lake",
-                      {"world/gapminder.csv": g, "world/africa_recent.parquet": africa})
-    out = tmp_path_factory.mktemp("rowsindex") / "r.index"
-    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
-    return open_index(out), g
+    engine = lake_engine(spark, tmp_path_factory, "rowslake",
+                         {"world/gapminder.csv": g, "world/africa_recent.parquet": africa},
+                         components=("union",))
+    return engine, g
 
 
 def _marked(engine, frame, keys=()):
@@ -330,9 +318,6 @@ def cut_lake(spark, tmp_path_factory):
     year); sport/seasons.csv: those codes under ``team`` (another name), two seasons each;
     wide/indicators.csv: 40 country codes (``ISO3``) and 12 float columns, the first rows of
     one of them -0.0; geo/countries.csv: the 40 codes (``ISO3``) and a name each."""
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(17)
     letters = list("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     codes = list(dict.fromkeys("".join(rng.choice(letters, 3)) for _ in range(200)))
@@ -348,12 +333,11 @@ def cut_lake(spark, tmp_path_factory):
     countries = pd.DataFrame({"ISO3": codes[100:140],
                               "name": [f"Land{''.join(rng.choice(letters, 6)).lower()}"
                                        for _ in range(40)]})
-    root = write_lake(tmp_path_factory.mktemp("cutlake") / "lake",
-                      {"sport/teams.csv": teams, "sport/seasons.csv": seasons,
-                       "wide/indicators.csv": wide, "geo/countries.csv": countries})
-    out = tmp_path_factory.mktemp("cutindex") / "c.index"
-    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
-    return open_index(out), root
+    engine = lake_engine(spark, tmp_path_factory, "cutlake",
+                         {"sport/teams.csv": teams, "sport/seasons.csv": seasons,
+                          "wide/indicators.csv": wide, "geo/countries.csv": countries},
+                         components=("union",))
+    return engine, Path(engine.lake_root)
 
 
 @pytest.mark.spark

@@ -113,11 +113,10 @@ def test_a_day_cut_out_of_dates_is_no_hit_and_the_reformatted_dates_are(weather_
 
 
 def test_an_empty_result_says_how_many_hits_chance_explained():
-    from types import SimpleNamespace
-    from lakejoin_jupyter.engine import SearchResult
+    from lakejoin_jupyter.engine import Query, SearchResult
     from lakejoin_jupyter.search.registry import SearchParams
     stats = {"paired_columns": 36, "verified": 20, "chance_numbers": 14, "short_segments": True}
-    query = SimpleNamespace(notes=(), n_columns=1, size=28)
+    query = Query(columns=("seen",), tokens=[], size=28)
     res = SearchResult([], query, "transform", SearchParams(), 0.1, stats)
     assert "14 column(s) joined only through small numbers" in res.empty_message
     res = SearchResult([], query, "transform", SearchParams(), 0.1,

@@ -18,7 +18,7 @@ from lakejoin_jupyter.errors import QueryError
 from lakejoin_jupyter.index import union_profile as up
 from lakejoin_jupyter.search import union as us
 
-from conftest import write_lake
+from conftest import UNION_ONLY, lake_engine
 
 
 # ----------------------------------------------------------------------- alignment oracle
@@ -161,9 +161,6 @@ LAKE_SPEC = {   # table -> its columns' domains
 
 @pytest.fixture(scope="module")
 def union_lake(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(11)
     dom = _domains(rng)
     tables = {}
@@ -177,11 +174,8 @@ def union_lake(spark, tmp_path_factory):
         "ref": [f"R-{i:03d}" if i % 7 else "n/a" for i in range(n)],
         "remark": rng.choice(["late", "on time", "-", "early", "#N/A"], n),
         "score": [str(round(float(x), 1)) if x > 0.2 else "-" for x in rng.random(n)]})
-    root = write_lake(tmp_path_factory.mktemp("ulake") / "lake", tables)
-    out = tmp_path_factory.mktemp("uindex") / "u.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out), tables, dom
+    engine = lake_engine(spark, tmp_path_factory, "ulake", tables, components=UNION_ONLY)
+    return engine, tables, dom
 
 
 @pytest.mark.parametrize("vector_min", [None, 0])
@@ -1261,22 +1255,11 @@ def _split_log_lake(rng):
     return tables, query.reset_index(drop=True)
 
 
-def _union_only_index(spark, tmp_path_factory, name: str, tables: dict):
-    """An index of ``tables`` (written as a lake) with the union component only."""
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
-    root = write_lake(tmp_path_factory.mktemp(name) / "lake", tables)
-    out = tmp_path_factory.mktemp(f"{name}_index") / "u.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out)
-
-
 @pytest.fixture(scope="module")
 def split_log_lake(spark, tmp_path_factory):
     tables, query = _split_log_lake(np.random.default_rng(5))
-    return _union_only_index(spark, tmp_path_factory, "splitlog", tables), tables, query
+    engine = lake_engine(spark, tmp_path_factory, "splitlog", tables, components=UNION_ONLY)
+    return engine, tables, query
 
 
 def test_a_log_split_in_two_finds_its_other_half_aligned(split_log_lake):
@@ -1426,7 +1409,7 @@ def _services_lake(rng):
 @pytest.fixture(scope="module")
 def services_lake(spark, tmp_path_factory):
     tables = _services_lake(np.random.default_rng(3))
-    return _union_only_index(spark, tmp_path_factory, "services", tables), tables
+    return lake_engine(spark, tmp_path_factory, "services", tables, components=UNION_ONLY), tables
 
 
 def test_a_table_split_in_a_small_lake_finds_its_parts_aligned(services_lake):
@@ -1474,7 +1457,7 @@ def _named_lake(rng):
 @pytest.fixture(scope="module")
 def named_lake(spark, tmp_path_factory):
     tables = _named_lake(np.random.default_rng(7))
-    return _union_only_index(spark, tmp_path_factory, "named", tables), tables
+    return lake_engine(spark, tmp_path_factory, "named", tables, components=UNION_ONLY), tables
 
 
 def test_same_named_columns_of_a_range_split_align_by_name(named_lake):

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import write_lake
+from conftest import UNION_ONLY, lake_engine
 
 STATES = ["Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut",
           "Delaware", "Florida", "Georgia", "Hawaii", "Idaho", "Illinois", "Indiana", "Iowa",
@@ -51,15 +51,9 @@ def measure_lake():
 
 @pytest.fixture(scope="module")
 def measure_index(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     tables, query = measure_lake()
-    root = write_lake(tmp_path_factory.mktemp("mlake") / "lake", tables)
-    out = tmp_path_factory.mktemp("mindex") / "m.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out), tables, query
+    engine = lake_engine(spark, tmp_path_factory, "mlake", tables, components=UNION_ONLY)
+    return engine, tables, query
 
 
 def _is_boolean(values: pd.Series) -> bool:

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import write_lake
+from conftest import UNION_ONLY, lake_engine
 
 FLAGS = [f"F{j}" for j in range(6)]
 
@@ -19,9 +19,6 @@ FLAGS = [f"F{j}" for j in range(6)]
 def flag_lake(spark, tmp_path_factory):
     """a_flags, b_flags: 20 yes/no columns each (first by column id); z_derived: 15 of the
     query's rows, its codes and flags under other names."""
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(27)
     q = pd.DataFrame({"code": [f"EP{i:03d}x" for i in range(30)],
                       **{f: rng.choice(["yes", "no"], 30) for f in FLAGS}})
@@ -31,11 +28,8 @@ def flag_lake(spark, tmp_path_factory):
               for p in ("a", "b")}
     tables["z_derived/t.csv"] = part.set_axis([f"col_{j}" for j in range(part.shape[1])],
                                               axis=1)
-    root = write_lake(tmp_path_factory.mktemp("flaglake") / "lake", tables)
-    out = tmp_path_factory.mktemp("flagindex") / "f.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out), q
+    engine = lake_engine(spark, tmp_path_factory, "flaglake", tables, components=UNION_ONLY)
+    return engine, q
 
 
 @pytest.mark.spark

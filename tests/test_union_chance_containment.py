@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import write_lake
+from conftest import UNION_ONLY, lake_engine
 from lakejoin_jupyter.index import union_profile as up
 
 
@@ -152,9 +152,6 @@ def filler(rng, i: int) -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def chance_lake(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(17)
     days = 365
     tables = {
@@ -176,11 +173,8 @@ def chance_lake(spark, tmp_path_factory):
     }
     for i in range(12):
         tables[f"misc/filler_{i}.csv"] = filler(rng, i)
-    root = write_lake(tmp_path_factory.mktemp("chancelake") / "lake", tables)
-    out = tmp_path_factory.mktemp("chanceindex") / "c.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out)
+    engine = lake_engine(spark, tmp_path_factory, "chancelake", tables, components=UNION_ONLY)
+    return engine
 
 
 def pair_set(hits, table, column):

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import write_lake
+from conftest import UNION_ONLY, lake_engine
 from lakejoin_jupyter.index import union_profile as up
 
 
@@ -44,9 +44,6 @@ AIRPORT_ELEV = [int(v) for v in np.random.default_rng(11).choice(5000, 40, repla
 
 @pytest.fixture(scope="module")
 def wind_lake(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(2)
     n = 400
     tables = {
@@ -59,11 +56,8 @@ def wind_lake(spark, tmp_path_factory):
         "people.csv": pd.DataFrame({"last_name": [f"Name{i}" for i in range(60)],
                                     "age": rng.integers(18, 90, 60)}),
     }
-    root = write_lake(tmp_path_factory.mktemp("windlake") / "lake", tables)
-    out = tmp_path_factory.mktemp("windindex") / "w.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out)
+    engine = lake_engine(spark, tmp_path_factory, "windlake", tables, components=UNION_ONLY)
+    return engine
 
 
 @pytest.mark.spark

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import write_lake
+from conftest import UNION_ONLY, lake_engine
 
 
 def _word(rng, lo=4, hi=9):
@@ -47,15 +47,9 @@ def constant_lake():
 
 @pytest.fixture(scope="module")
 def constant_index(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     tables, codes, zt = constant_lake()
-    root = write_lake(tmp_path_factory.mktemp("constlake") / "lake", tables)
-    out = tmp_path_factory.mktemp("constindex") / "u.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out), codes, zt
+    engine = lake_engine(spark, tmp_path_factory, "constlake", tables, components=UNION_ONLY)
+    return engine, codes, zt
 
 
 @pytest.mark.spark

@@ -7,11 +7,13 @@ query's flag had no format evidence against the lake's flags but full evidence a
 "male"/"female"."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import write_lake
+from conftest import UNION_ONLY, lake_engine
 
 
 def formats_lake():
@@ -30,14 +32,8 @@ def formats_lake():
 
 @pytest.fixture(scope="module")
 def formats_index(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
-    root = write_lake(tmp_path_factory.mktemp("flake") / "lake", formats_lake())
-    out = tmp_path_factory.mktemp("findex") / "f.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out), root
+    engine = lake_engine(spark, tmp_path_factory, "flake", formats_lake(), components=UNION_ONLY)
+    return engine, Path(engine.lake_root)
 
 
 @pytest.mark.spark

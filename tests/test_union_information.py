@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from lakejoin_jupyter.search import union as us
 
-from conftest import write_lake
+from conftest import UNION_ONLY, lake_engine
 
 
 def _word(rng, lo=4, hi=9):
@@ -48,15 +48,9 @@ def information_lake():
 
 @pytest.fixture(scope="module")
 def info_lake(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     tables, query = information_lake()
-    root = write_lake(tmp_path_factory.mktemp("infolake") / "lake", tables)
-    out = tmp_path_factory.mktemp("infoindex") / "u.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out), tables, query
+    engine = lake_engine(spark, tmp_path_factory, "infolake", tables, components=UNION_ONLY)
+    return engine, tables, query
 
 
 def _rank(res, table):

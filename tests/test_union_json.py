@@ -5,12 +5,13 @@ as numpy arrays) or in Spark (structs, arrays); the generated code drops the sam
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import write_lake
+from conftest import lake_engine
 
 
 def test_union_keys_of_lists_arrays_tuples_and_objects_agree():
@@ -30,20 +31,16 @@ def test_union_keys_of_lists_arrays_tuples_and_objects_agree():
 
 @pytest.fixture(scope="module")
 def json_lake(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rows = [{"id": f"E{i:03d}", "kind": ["click", "view", "buy"][i % 3],
              "meta": {"src": f"s{i % 4}", "n": i % 5, "tags": [f"t{i % 3}", "x"]},
              "items": [{"sku": f"K{i % 7}", "q": i % 2 + 1}],
              "labels": [f"l{i % 4}", f"m{i % 2}"]} for i in range(60)]
     rows.append(dict(rows[7]))                   # a row the table repeats: added once
-    root = write_lake(tmp_path_factory.mktemp("jsonlake") / "lake", {
+    engine = lake_engine(spark, tmp_path_factory, "jsonlake", {
         "ev/events.jsonl": "\n".join(json.dumps(r) for r in rows) + "\n",
-        "other.csv": pd.DataFrame({"a": range(30), "b": [f"w{i}" for i in range(30)]})})
-    out = tmp_path_factory.mktemp("jsonindex") / "j.index"
-    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
-    return open_index(out), root
+        "other.csv": pd.DataFrame({"a": range(30), "b": [f"w{i}" for i in range(30)]})},
+        components=("union",))
+    return engine, Path(engine.lake_root)
 
 
 def _events_hit(engine, q):

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import write_lake
+from conftest import UNION_ONLY, lake_engine
 
 
 def package_lake():
@@ -59,15 +59,9 @@ def package_lake():
 
 @pytest.fixture(scope="module")
 def package_index(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     tables, query = package_lake()
-    root = write_lake(tmp_path_factory.mktemp("plake") / "lake", tables)
-    out = tmp_path_factory.mktemp("pindex") / "p.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out), tables, query
+    engine = lake_engine(spark, tmp_path_factory, "plake", tables, components=UNION_ONLY)
+    return engine, tables, query
 
 
 def _packages_hit(res):
@@ -160,9 +154,6 @@ def ratings_index(spark, tmp_path_factory):
     """Four tables of (package, rating 1-5) that stack under a CSV query of the same columns:
     a Parquet table of int64, a CSV one of whole numbers, a CSV one with an empty rating and
     a Parquet one of nullable Int64 with a null."""
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(8)
 
     def table(start, missing=False, dtype="int64"):
@@ -173,14 +164,12 @@ def ratings_index(spark, tmp_path_factory):
                              "rating": rating})
     tables = {"a.parquet": table(0), "b.csv": table(20), "c.csv": table(40, missing=True),
               "d.parquet": table(60, missing=True, dtype="Int64")}
-    root = write_lake(tmp_path_factory.mktemp("rlake") / "lake", tables)
-    out = tmp_path_factory.mktemp("rindex") / "r.index"
-    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
+    engine = lake_engine(spark, tmp_path_factory, "rlake", tables, components=("union",))
     query = pd.DataFrame({"package": [f"pkg{i:03d}" for i in range(0, 100, 7)],
                           "rating": rng.integers(1, 6, 15), "votes": rng.integers(0, 99, 15)})
     path = tmp_path_factory.mktemp("rq") / "q.csv"
     query.to_csv(path, index=False)
-    return open_index(out), path
+    return engine, path
 
 
 @pytest.mark.spark
@@ -256,9 +245,6 @@ def codes_lake(spark, tmp_path_factory):
     (A, N, U) and longitudes (-176..-65, one at 174); misc/*: 30 other small tables
     (reference codes, amounts and counts, none near the query's) as the lake's
     background: against it, any similarity at all reads as likely."""
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(16)
 
     def word(n=8):
@@ -278,10 +264,8 @@ def codes_lake(spark, tmp_path_factory):
                     for _ in range(40)],
             "amount": np.round(rng.uniform(1000, 10 ** rng.uniform(4, 7), 40), 2),
             "count": rng.integers(200, 10 ** int(rng.integers(3, 6)), 40)})
-    root = write_lake(tmp_path_factory.mktemp("codeslake") / "lake", tables)
-    out = tmp_path_factory.mktemp("codesindex") / "c.index"
-    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
-    return open_index(out), countries
+    engine = lake_engine(spark, tmp_path_factory, "codeslake", tables, components=("union",))
+    return engine, countries
 
 
 @pytest.mark.spark

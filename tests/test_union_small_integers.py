@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import lake_engine
+from conftest import UNION_ONLY, lake_engine
 from lakejoin_jupyter.index import union_profile as up
 from lakejoin_jupyter.search import union as un
 
@@ -200,7 +200,7 @@ def election_lake(spark, tmp_path_factory):
     return lake_engine(spark, tmp_path_factory, "electionlake", {
         "mtl/measures_wide.csv": wide, "mtl/election_part2.csv": part,
         "misc/tips.csv": tips, "market/stocks.csv": stocks},
-        components=["-josie", "-mate", "-lshensemble", "union"])
+        components=UNION_ONLY)
 
 
 def alignment(hits, table) -> dict:
@@ -226,28 +226,33 @@ def test_an_id_column_with_a_sentinel_aligns_with_its_namesake_not_a_vote_count(
     assert "district_id" not in h.named                     # by values, not the name rule
 
 
+@pytest.fixture(scope="module")
+def counter_search(election_lake):
+    """D5's query, ten district names of the second half and a row counter 0..9, and its
+    union hits."""
+    part = election_lake.table("mtl/election_part2")
+    q = part.head(10)[["district"]].assign(x=np.arange(10))
+    return q, election_lake.search_unionable(q, k=10)
+
+
 @pytest.mark.spark
-def test_a_row_counter_has_no_set_evidence_against_party_sizes(election_lake):
+def test_a_row_counter_has_no_set_evidence_against_party_sizes(counter_search):
     """D5: ten district names and a counter 0..9: the tips table's sizes 1..6 lie within the
     counter's span, so sharing all six is chance (set 0), and tips is no longer aligned at
     full set evidence."""
-    part = election_lake.table("mtl/election_part2")
-    q = part.head(10)[["district"]].assign(x=np.arange(10))
-    hits = election_lake.search_unionable(q, k=10)
+    _, hits = counter_search
     tips = [h for h in hits if h.table == "misc/tips"]
     assert not tips or tips[0].evidence["x"]["set"] == 0.0, tips[0].evidence
 
 
 @pytest.mark.spark
-def test_a_counter_aligned_by_its_kind_alone_lists_no_table(election_lake):
+def test_a_counter_aligned_by_its_kind_alone_lists_no_table(election_lake, counter_search):
     """D5's leftover: without set evidence the counter 0..9 still aligned with the party
     sizes by vectors, formats and quantiles (both are small integers), which made tips the
     first other table for ten district names though nothing else of it aligned. A table
     whose every pair is of a numeric query column without set and header evidence
     (``kind_only``) is not listed; named `size`, the counter lists tips again."""
-    part = election_lake.table("mtl/election_part2")
-    q = part.head(10)[["district"]].assign(x=np.arange(10))
-    hits = election_lake.search_unionable(q, k=10)
+    q, hits = counter_search
     assert "misc/tips" not in [h.table for h in hits]
     for h in hits:               # every table listed has a pair beyond its kind
         assert any(e["set"] > 0 or e["header"] > 0 or c != "x"

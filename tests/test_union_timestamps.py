@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import write_lake
+from conftest import lake_engine
 
 TS = pd.date_range("2026-03-29 10:00", periods=50, freq="37min")
 
@@ -37,9 +37,6 @@ def test_iso_datetime_texts_share_one_format():
 @pytest.fixture(scope="module")
 def stamp_index(spark, tmp_path_factory):
     """Five tables of the same 50 instants, as text written five ways, and two unrelated."""
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     rng = np.random.default_rng(3)
     tables = {
         "ev/zulu.csv": pd.DataFrame({"when": TS.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -56,10 +53,8 @@ def stamp_index(spark, tmp_path_factory):
                                         "pop": rng.integers(100, 9999, 60)}),
         "misc/codes.csv": pd.DataFrame({"code": [f"C{i:04d}" for i in range(80)]}),
     }
-    root = write_lake(tmp_path_factory.mktemp("tslake") / "lake", tables)
-    out = tmp_path_factory.mktemp("tsindex") / "ts.index"
-    build(root, out, spark=spark, progress=False, settings=BuildSettings(components=("union",)))
-    return open_index(out)
+    engine = lake_engine(spark, tmp_path_factory, "tslake", tables, components=("union",))
+    return engine
 
 
 STAMP_TABLES = {"ev/zulu", "ev/pandas", "ev/minutes", "ev/offset", "ev/js"}

@@ -11,9 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lakejoin_jupyter.search import union as us
-
-from conftest import write_lake
+from conftest import UNION_ONLY, lake_engine
 
 
 def _word(rng, lo=4, hi=9):
@@ -67,15 +65,9 @@ def weights_lake():
 
 @pytest.fixture(scope="module")
 def weights_index(spark, tmp_path_factory):
-    from lakejoin_jupyter import open_index
-    from lakejoin_jupyter.config import BuildSettings
-    from lakejoin_jupyter.indexing.pipeline import build
     tables, queries = weights_lake()
-    root = write_lake(tmp_path_factory.mktemp("weightlake") / "lake", tables)
-    out = tmp_path_factory.mktemp("weightindex") / "u.index"
-    build(root, out, spark=spark, progress=False,
-          settings=BuildSettings(components=("-josie", "-mate", "-lshensemble", "union")))
-    return open_index(out), queries
+    engine = lake_engine(spark, tmp_path_factory, "weightlake", tables, components=UNION_ONLY)
+    return engine, queries
 
 
 def _ranked(res):

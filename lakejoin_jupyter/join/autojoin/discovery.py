@@ -149,7 +149,7 @@ def _query_side(query):
     texts = [learn_text(query.display.get(t, t)) or t for t in tokens]
     weights = np.ones(len(tokens))
     frame = query.frame
-    rows = getattr(query, "token_rows", None)
+    rows = query.token_rows
     if rows is not None and len(rows) == len(tokens):
         weights = np.asarray(rows, dtype=float)
     elif frame is not None and query.columns[0] in frame.columns:

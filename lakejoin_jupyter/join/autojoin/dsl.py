@@ -581,8 +581,7 @@ def from_dict(d, where: str = "program") -> object:
         sep = _need(d, "sep", str, where)
         if not sep:
             raise ProgramFormatError(f"{where}: a split separator cannot be empty")
-        of = from_dict(d.get("of"), where + ".of")
-        _string_node(of, where + ".of")
+        of = _string_of(d, where)
         return Split(of, sep)
     if op == "select":
         of = from_dict(d.get("of"), where + ".of")
@@ -593,8 +592,7 @@ def from_dict(d, where: str = "program") -> object:
             raise ProgramFormatError(f"{where}: rest must be 'before' or 'after', not {rest!r}")
         return SelectK(of, _need(d, "k", int, where), rest)
     if op == "substring":
-        of = from_dict(d.get("of"), where + ".of")
-        _string_node(of, where + ".of")
+        of = _string_of(d, where)
         start, stop = d.get("start"), d.get("stop")
         for name, v in (("start", start), ("stop", stop)):
             if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
@@ -607,34 +605,29 @@ def from_dict(d, where: str = "program") -> object:
         old, new = _need(d, "old", str, where), _need(d, "new", str, where)
         if not old:
             raise ProgramFormatError(f"{where}: the text a replace removes cannot be empty")
-        of = from_dict(d.get("of"), where + ".of")
-        _string_node(of, where + ".of")
+        of = _string_of(d, where)
         return Replace(of, old, new)
     if op == "pad":
         width = _need(d, "width", int, where)
         if not 1 <= width <= 64:
             raise ProgramFormatError(f"{where}: a pad width must be 1-64, not {width}")
-        of = from_dict(d.get("of"), where + ".of")
-        _string_node(of, where + ".of")
+        of = _string_of(d, where)
         return Pad(of, width)
     if op == "trim":
-        of = from_dict(d.get("of"), where + ".of")
-        _string_node(of, where + ".of")
+        of = _string_of(d, where)
         return Trim(of)
     if op == "encode":
         scheme = d.get("scheme", "url")     # programs saved before the Texinfo scheme
         if scheme not in ENCODINGS:
             raise ProgramFormatError(f"{where}: an encoding must be one of "
                                      f"{tuple(ENCODINGS)}, not {scheme!r}")
-        of = from_dict(d.get("of"), where + ".of")
-        _string_node(of, where + ".of")
+        of = _string_of(d, where)
         return Encode(of, scheme)
     if op == "map":
         table = _need(d, "table", str, where)
         if table not in MAPS:
             raise ProgramFormatError(f"{where}: a map table must be one of {MAPS}, not {table!r}")
-        of = from_dict(d.get("of"), where + ".of")
-        _string_node(of, where + ".of")
+        of = _string_of(d, where)
         return Map(of, table)
     if op == "words":
         sep, joiner = _need(d, "sep", str, where), _need(d, "joiner", str, where)
@@ -645,8 +638,7 @@ def from_dict(d, where: str = "program") -> object:
         if not isinstance(caps_end, bool) or (caps_end and sep):
             raise ProgramFormatError(f"{where}: caps_end must be true or false, and true only "
                                      "for a split at case changes (sep \"\")")
-        of = from_dict(d.get("of"), where + ".of")
-        _string_node(of, where + ".of")
+        of = _string_of(d, where)
         return Words(of, sep, casing, joiner, caps_end)
     if op == "concat":
         parts = d.get("parts")
@@ -657,6 +649,13 @@ def from_dict(d, where: str = "program") -> object:
             _string_node(n, f"{where}.parts[{i}]")
         return Concat(nodes)
     raise ProgramFormatError(f"{where}: unknown operator {op!r}")
+
+
+def _string_of(d: dict, where: str):
+    """The operand ``d["of"]`` of an operator taking a string (not a split)."""
+    of = from_dict(d.get("of"), where + ".of")
+    _string_node(of, where + ".of")
+    return of
 
 
 def _string_node(node, where):

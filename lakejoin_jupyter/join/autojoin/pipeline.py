@@ -942,7 +942,7 @@ def _direction(found: list, prefer: str | None = None, why: list | None = None):
     why = [] if why is None else why
 
     def preferred(r) -> bool:
-        return prefer is not None and r[0].source == prefer
+        return r[0].source == prefer
 
     if len(found) == 2:      # the joined pairs of one contain the other's (deviation 49)
         a, b = (_left_right(r[0]) for r in found)
@@ -1034,7 +1034,7 @@ def _contradicted(result, pairs: frozenset) -> int:
 def _unsampled(result) -> bool:
     """Whether a direction learned on every row of both tables (rows not known: no)."""
     d, src, tgt = result
-    rows_s, rows_t = getattr(d, "source_positions", None), getattr(d, "target_positions", None)
+    rows_s, rows_t = d.source_positions, d.target_positions
     return (src is not None and tgt is not None and rows_s is not None and rows_t is not None
             and len(rows_s) == src.n_rows and len(rows_t) == tgt.n_rows)
 
