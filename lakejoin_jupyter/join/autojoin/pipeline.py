@@ -764,23 +764,29 @@ def _row_pair_counts(cand: Candidate, src: Table, tcells: list, groups: list,
     outs = cand.program.evaluate({c: src.cells(c) for c in cand.program.columns},
                                  len(src.positions))
     cells = {c: src.cells(c) for c in partners}
-    rows_per_key: dict = {}
-    named_by_row = {}
+    agree = checked = 0
+    owner: dict = {}        # key -> the agreeing row that gets it
+    disagree = []           # (row, the key sets its pairs name)
     for i, o in enumerate(outs):
-        if o is None or o not in keys:
-            continue
-        rows_per_key[o] = rows_per_key.get(o, 0) + 1
-        if i in skip:
+        if o is None or o not in keys or i in skip:
             continue
         named = [found[cells[c][i]] for c, found in partners.items() if cells[c][i] in found]
         if named:
-            named_by_row[i] = (o, set().union(*named))
-    if all(n == 1 for n in rows_per_key.values()):      # a 1:1 join (deviations 60, 74)
-        owner = {o: i for i, (o, named) in named_by_row.items() if o in named}
-        named_by_row = {i: (o, named) for i, (o, named) in named_by_row.items()
-                        if o in named or any(owner.get(k, i) == i for k in named)}
-    agree = sum(o in named for o, named in named_by_row.values())
-    return agree, len(named_by_row)
+            checked += 1
+            if any(o in keys_named for keys_named in named):
+                agree += 1
+                owner[o] = i
+            else:
+                disagree.append(named)
+    if disagree and _one_row_per_key(outs, keys):       # deviations 60, 74
+        checked -= sum(1 for named in disagree if all(k in owner for ks in named for k in ks))
+    return agree, checked
+
+
+def _one_row_per_key(outs, keys: set) -> bool:
+    """Every key among ``outs`` given to one row only."""
+    joined = [o for o in outs if o is not None and o in keys]
+    return len(joined) == len(set(joined))
 
 
 SMALL_KEYS = 4           # a target column with at most this many keys is "small"
