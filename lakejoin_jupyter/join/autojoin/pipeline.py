@@ -766,7 +766,7 @@ def _row_pair_counts(cand: Candidate, src: Table, tcells: list, groups: list,
     cells = {c: src.cells(c) for c in partners}
     agree = checked = 0
     owner: dict = {}        # key -> the agreeing row that gets it
-    disagree = []           # (row, the key sets its pairs name)
+    disagree = []           # per disagreeing row, the key sets its pairs name
     for i, o in enumerate(outs):
         if o is None or o not in keys or i in skip:
             continue
