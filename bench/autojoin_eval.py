@@ -486,6 +486,8 @@ def run_case(folder: Path, **options) -> dict:
                     "program": aj.program.describe(), "target_column": aj.target_column,
                     "target_program": aj.target_program.describe() if aj.target_program else None,
                     "fuzzy": aj.fuzzy.describe() if aj.fuzzy else None,
+                    "fuzzy_estimated_precision": (aj.fuzzy.estimated_precision
+                                                  if aj.fuzzy else None),
                     "coverage": f"{aj.coverage}/{aj.target_keys}",
                     "estimated_precision": getattr(aj, "estimated_precision", None),
                     "precision_basis": getattr(aj, "precision_basis", None),

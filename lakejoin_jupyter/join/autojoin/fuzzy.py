@@ -13,7 +13,8 @@ Note:
       names examples only); candidate pairs from a prefix filter exact up to
       ``max_distance``. Details: docs/algorithms/autojoin.md.
     - Added: each added match's probability of being right (match_precision.py: its
-      distance ratio against decoys), shown as the mean, the estimated precision.
+      distance ratio against decoys), shown as the mean, the estimated precision; the null
+      is the step's own: values with no equal key against the equal ones' decoys (74).
     - Added: two short codes (``short_code``) are never matched by token similarity: a code
       one character off is another code (XXX and NXX), not a typo.
 """
@@ -304,11 +305,20 @@ class ConstrainedFuzzyJoin:
 
 def match_probabilities(derived: list, keys: list, tokenizer: str, kind: str,
                         cache: dict | None = None) -> np.ndarray:
-    """P(the nearest key is the right one) for every derived value (match_precision.py)."""
+    """P(the nearest key is the right one) for every derived value (match_precision.py),
+    from a null of the step's own (deviation 74): the joins scored are the derived values
+    with no equal key (the only ones the step can add; a value equal to a key is 1), against
+    the decoy ratios d2 / d3 of the values that equal a key, whose second and third nearest
+    keys are surely not their partner (all values' decoys where none of those has one)."""
     near, _, ties = nearest_keys(derived, keys, tokenizer, kind, cache=cache)
     s1, s2 = nearest_ratios(near)
-    null, _ = null_probability(s1, s2)
-    p = np.where(np.isfinite(null), 1.0 - np.nan_to_num(null), 0.0)
+    key_set = set(keys)
+    equal = np.array([v in key_set for v in derived], dtype=bool)
+    decoys = s2[equal] if np.isfinite(s2[equal]).any() else s2
+    p = np.ones(len(derived))
+    if (~equal).any():
+        null, _ = null_probability(s1[~equal], decoys)
+        p[~equal] = np.where(np.isfinite(null), 1.0 - np.nan_to_num(null), 0.0)
     return np.minimum(p, 1.0 / np.maximum(ties, 1))
 
 

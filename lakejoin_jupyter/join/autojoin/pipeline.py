@@ -8,7 +8,7 @@ direction succeeds (composite.py, §4.4.3), extend the equi-join by a fuzzy join
 Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values; a
     program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
     - program sets, estimated precision (programset.py; short codes: chance.py; key parts: on
-      whole values; else, and partial: row pairs, 69); a failing composite set of 4 retried
+      whole values; else, and partial: row pairs, 69, 74); a failing composite set of 4 retried
       without each example; 2-3 adjacent short columns probed joined; column matches intersected;
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
@@ -734,8 +734,10 @@ def _paired_rows(cand: Candidate, src: Table, tcells: list, groups: list) -> int
 def _pair_precision(cand: Candidate, src: Table, tcells: list, groups: list) -> float | None:
     """The estimate from the row pairs, where neither independent evidence nor the chance
     rate gives one, and for a partial program, which was accepted on them (deviation 69):
-    of the joined rows not taught that have a candidate partner (as :func:`_paired_rows`),
-    the share whose derived key is one of them; None when no such row."""
+    of the joined rows not taught that have a candidate partner (as :func:`_paired_rows`;
+    in a 1:1 join not one whose partners are all keys other rows get and confirm, as
+    deviation 60 reads the evidence: deviation 74), the share whose derived key is one of
+    them; None when no such row."""
     agree, checked = _row_pair_counts(cand, src, tcells, groups,
                                       {ex.source_row for ex in cand.examples})
     return agree / checked if checked else None
@@ -745,7 +747,10 @@ def _row_pair_counts(cand: Candidate, src: Table, tcells: list, groups: list,
                      skip: set = frozenset()) -> tuple:
     """(agree, checked): the joined source rows (not in ``skip``) that have a candidate
     partner in step 1's row pairs of the program's target column (a value's pairs hold for
-    every row holding it), and those of them whose derived key is a partner."""
+    every row holding it), and those of them whose derived key is a partner. Where the
+    program joins every key through one row, a row whose partners are all keys the program
+    gives other rows that they confirm is not checked (deviation 60's reading, 74): its pairs
+    name those rows' keys, and say nothing of its own. ``agree`` is the same either way."""
     partners: dict = {}
     real = set(src.columns)
     for g in groups:
@@ -760,14 +765,28 @@ def _row_pair_counts(cand: Candidate, src: Table, tcells: list, groups: list,
                                  len(src.positions))
     cells = {c: src.cells(c) for c in partners}
     agree = checked = 0
+    owner: dict = {}        # key -> the agreeing row that gets it
+    disagree = []           # per disagreeing row, the key sets its pairs name
     for i, o in enumerate(outs):
         if o is None or o not in keys or i in skip:
             continue
         named = [found[cells[c][i]] for c, found in partners.items() if cells[c][i] in found]
         if named:
             checked += 1
-            agree += any(o in keys_named for keys_named in named)
+            if any(o in keys_named for keys_named in named):
+                agree += 1
+                owner[o] = i
+            else:
+                disagree.append(named)
+    if disagree and _one_row_per_key(outs, keys):       # deviations 60, 74
+        checked -= sum(1 for named in disagree if all(k in owner for ks in named for k in ks))
     return agree, checked
+
+
+def _one_row_per_key(outs, keys: set) -> bool:
+    """Every key among ``outs`` given to one row only."""
+    joined = [o for o in outs if o is not None and o in keys]
+    return len(joined) == len(set(joined))
 
 
 SMALL_KEYS = 4           # a target column with at most this many keys is "small"

@@ -1,0 +1,116 @@
+"""Calibration of Auto-Join's estimated precision by basis, from bench/autojoin_eval.py's JSON.
+
+    python bench/autojoin_estimate_calibration.py RUN.json [--before MAIN.json]
+
+Per returned program: the estimate (``estimated_precision``, its ``precision_basis``:
+evidence / chance / pairs; a partial program counted apart) against the equi-join's measured
+precision (AJ-E P); per case where the fuzzy step adds row pairs (AJ's less AJ-E's): its
+estimate (``fuzzy_estimated_precision``, else the percent in ``fuzzy``) against the share of
+those pairs in the ground truth, per case and pooled over the pairs. Prints one table (with
+``--before``, before -> after per row) and the worst cases.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+from pathlib import Path
+
+
+def basis_rows(results: list) -> dict:
+    """basis -> [(case, estimate, measured)] for every program with both."""
+    out: dict = {}
+    for r in results:
+        est, meas = r.get("estimated_precision"), r.get("AJ-E", {}).get("precision")
+        if not r.get("found") or est is None or meas is None:
+            continue
+        basis = r.get("precision_basis") or "evidence"
+        key = f"partial ({basis})" if r.get("partial") else basis
+        for k in (key, "all"):
+            out.setdefault(k, []).append((r["case"], est, meas))
+    return out
+
+
+def fuzzy_rows(results: list) -> list:
+    """[(case, estimate, added pairs, right pairs)] where the fuzzy step adds row pairs."""
+    out = []
+    for r in results:
+        added = r["AJ"]["joined"] - r["AJ-E"]["joined"]
+        if not r.get("found") or added <= 0:
+            continue
+        est = r.get("fuzzy_estimated_precision")
+        if est is None and r.get("fuzzy"):
+            m = re.search(r"estimated precision (\d+)%", r["fuzzy"])
+            est = int(m.group(1)) / 100 if m else None
+        if est is not None:
+            out.append((r["case"], est, added, r["AJ"]["correct"] - r["AJ-E"]["correct"]))
+    return out
+
+
+def stats(rows: list) -> dict:
+    err = [e - m for _, e, m in rows]
+    return {"n": len(rows), "est": statistics.mean(e for _, e, _ in rows),
+            "meas": statistics.mean(m for _, _, m in rows), "signed": statistics.mean(err),
+            "abs": statistics.mean(abs(x) for x in err), "off": sum(abs(x) > 0.1 for x in err)}
+
+
+def fuzzy_stats(rows: list) -> dict:
+    per = [(c, e, k / n) for c, e, n, k in rows]
+    s = stats(per)
+    n = sum(r[2] for r in rows)
+    s.update(pairs=n, pooled_est=sum(e * a for _, e, a, _ in rows) / n,
+             pooled_meas=sum(k for *_, k in rows) / n)
+    return s
+
+
+def load(path: Path) -> list:
+    results = json.loads(path.read_text())
+    if not isinstance(results, list):
+        raise ValueError(f"{path}: expected the list bench/autojoin_eval.py --json writes")
+    return results
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("run", type=Path)
+    ap.add_argument("--before", type=Path)
+    a = ap.parse_args(argv)
+    after = load(a.run)
+    before = load(a.before) if a.before else None
+
+    def cell(b, x, key, fmt):
+        return fmt.format(x[key]) if b is None else f"{fmt.format(b[key])} -> {fmt.format(x[key])}"
+    print("| basis | n | mean estimate | mean measured | mean signed error | mean abs. error "
+          "| off by > 0.1 |\n|---|---|---|---|---|---|---|")
+    now, then = basis_rows(after), basis_rows(before) if before else {}
+    for k in sorted(now, key=lambda k: (k == "all", -len(now[k]))):
+        x, b = stats(now[k]), (stats(then[k]) if k in then else None)
+        print(f"| {k} | {x['n']} | {cell(b, x, 'est', '{:.4f}')} | {cell(b, x, 'meas', '{:.4f}')} "
+              f"| {cell(b, x, 'signed', '{:+.4f}')} | {cell(b, x, 'abs', '{:.4f}')} "
+              f"| {cell(b, x, 'off', '{}')} |")
+    fz = fuzzy_rows(after)
+    if fz:
+        x = fuzzy_stats(fz)
+        b = fuzzy_stats(fuzzy_rows(before)) if before and fuzzy_rows(before) else None
+        print(f"| fuzzy step, per case | {x['n']} | {cell(b, x, 'est', '{:.3f}')} | "
+              f"{cell(b, x, 'meas', '{:.3f}')} | {cell(b, x, 'signed', '{:+.3f}')} | "
+              f"{cell(b, x, 'abs', '{:.3f}')} | {cell(b, x, 'off', '{}')} |")
+        print(f"| fuzzy step, pooled over {x['pairs']} added pairs | | "
+              f"{cell(b, x, 'pooled_est', '{:.3f}')} | {cell(b, x, 'pooled_meas', '{:.3f}')} "
+              f"| | | |")
+    print()
+    for k, rows in sorted(now.items()):
+        if k == "all":
+            continue
+        worst = sorted(rows, key=lambda r: -abs(r[1] - r[2]))[:6]
+        print(f"worst, {k}: " + "; ".join(f"{c} {e:.3f} / {m:.3f}" for c, e, m in worst
+                                          if abs(e - m) > 0.01))
+    if fz:
+        worst = sorted(fz, key=lambda r: -abs(r[1] - r[3] / r[2]))[:6]
+        print("worst, fuzzy step: " + "; ".join(f"{c} {e:.3f} / {k}/{n}" for c, e, n, k in worst
+                                              if abs(e - k / n) > 0.01))
+
+
+if __name__ == "__main__":
+    main()
