@@ -121,6 +121,19 @@ def _split(v: str, sep: str, cache: dict) -> list:
     return hit
 
 
+def _split_any(v: str, split: Split, cache: dict) -> list:
+    key = ("split_any", v, split.sep)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = split.parts(v)
+    return hit
+
+
+# the spans of a split offered (deviation 26; the second pair, deviation 73): all before the
+# last part, all after the first, all before the last two, all after the first two
+SPANS = ((-1, "before"), (0, "after"), (-2, "before"), (1, "after"))
+
+
 def operands(examples: Sequence[Example], columns: Sequence[str],
              cache: dict | None = None) -> list:
     """Distinct operand tuples (one string per example) with the simplest path producing
@@ -166,10 +179,26 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
                 # every plain part, which keeps the values both give
                 if n < 2 or len({len(p) for p in parts}) == 1:
                     continue
-                for k, rest in ((-1, "before"), (0, "after")):
+                for k, rest in SPANS:
                     sub = tuple(select_rest(p, k, rest, sep) for p in parts)
                     if all(sub) and sub != vals:
                         spans.append((SelectK(split, k, rest), sub))
+            # the part before the first / after the last of two separator characters
+            # (deviation 73): a field that ends at "_" in some values and at "." in others
+            chars = [sep for sep in seps if len(sep) == 1]
+            for a, b in itertools.combinations(chars, 2):
+                split = Split(node, a + b, any_of=True)
+                parts = [_split_any(v, split, cache) for v in vals]
+                n = min(len(p) for p in parts)
+                if n < 2:
+                    continue
+                for k in (0, -1):
+                    sub = tuple(p[k] for p in parts)
+                    if sub in out or not all(sub):
+                        continue
+                    child = SelectK(split, k)
+                    out[sub] = child
+                    nxt.append((child, sub))
         return nxt
 
     spans: list = []
