@@ -9,6 +9,7 @@ Deviations (docs/algorithms/autojoin.md):
 * :class:`ProgramSet`: programs tried in order under optional :class:`Guard` s;
 * ``Pad(of, width)``: digits left-padded with zeros ("4" -> "004");
 * ``SelectK(of, k, rest)``: the parts before / after part k, joined;
+* ``Split(of, chars, any_of=True)``: a split at each of several characters ("a_b.c" at "_.");
 * ``Trim(of)``: end spaces stripped, inner runs of spaces made one;
 * ``Map(of, table)``: a fixed equivalence (numbers, months, US states), None outside it;
 * ``Words(of, sep, casing, joiner)``: each word recased, then joined ("KeyPress" -> "KEY_PRESS");

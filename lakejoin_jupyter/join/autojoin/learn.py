@@ -16,8 +16,8 @@ Note:
     - operands read through Replace (whitespace; a value's one separator as the text the
       output has there), Trim, Pad (zero width; also a number cut from a cell, 63) and Map;
     - ties: a whole column or part before a cut one, and before a shared constant;
-    - parts before the last / after the first, and a first word dropped with its
-      punctuation, as operands;
+    - parts before the last (two) / after the first (two, 73), a first word dropped with
+      its punctuation, the part before the first / after the last of two characters (73);
     - a padded variant of number programs; a failing set of 4 retried without each example;
       a set of 2 for 2 keys, any 2 in the partial pass (68); an N:1 group: every paired row;
     - a column's punctuation character swapped for another (or dropped) everywhere, or in
@@ -129,9 +129,15 @@ def _split_any(v: str, split: Split, cache: dict) -> list:
     return hit
 
 
-# the spans of a split offered (deviation 26; the second pair, deviation 73): all before the
-# last part, all after the first, all before the last two, all after the first two
+# the spans of a split offered (deviation 26; the second pair, deviation 73, at a separator
+# without whitespace only): all before the last part, all after the first, all before the
+# last two, all after the first two
 SPANS = ((-1, "before"), (0, "after"), (-2, "before"), (1, "after"))
+
+
+def _field_separator(sep: str) -> bool:
+    """A separator of a code's or a file name's fields ("-", "/"), not of words."""
+    return not any(ch.isspace() for ch in sep)
 
 
 def operands(examples: Sequence[Example], columns: Sequence[str],
@@ -154,7 +160,7 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
 
     outputs = [ex.output for ex in examples]
 
-    def expand(items):
+    def expand(items, first_of: bool):
         nxt = []
         for node, vals in items:
             seps = dict.fromkeys(sep for v in vals for sep in _separators_of(v, cache))
@@ -179,15 +185,17 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
                 # every plain part, which keeps the values both give
                 if n < 2 or len({len(p) for p in parts}) == 1:
                     continue
-                for k, rest in SPANS:
+                for k, rest in SPANS if not first_of and _field_separator(sep) else SPANS[:2]:
                     sub = tuple(select_rest(p, k, rest, sep) for p in parts)
                     if all(sub) and sub != vals:
                         spans.append((SelectK(split, k, rest), sub))
-            # the part before the first / after the last of two separator characters
-            # (deviation 73): a field that ends at "_" in some values and at "." in others
-            chars = [sep for sep in seps if len(sep) == 1]
+            # the part before the first / after the last of two punctuation characters of
+            # a column (deviation 73): a field that ends at "_" in some values and at "."
+            # in others; its parts are split again at the second level
+            chars = [sep for sep in seps if len(sep) == 1 and not sep.isspace()] \
+                if first_of else []
             for a, b in itertools.combinations(chars, 2):
-                split = Split(node, a + b, any_of=True)
+                split = Split(node, "".join(sorted(a + b)), any_of=True)
                 parts = [_split_any(v, split, cache) for v in vals]
                 n = min(len(p) for p in parts)
                 if n < 2:
@@ -202,7 +210,7 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
         return nxt
 
     spans: list = []
-    expand(expand(level1))
+    expand(expand(level1, True), False)
     for node, sub in spans:
         out.setdefault(sub, node)
     return [(node, vals) for vals, node in out.items()]
