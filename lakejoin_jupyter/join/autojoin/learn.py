@@ -129,15 +129,21 @@ def _split_any(v: str, split: Split, cache: dict) -> list:
     return hit
 
 
-# the spans of a split offered (deviation 26; the second pair, deviation 73, at a separator
-# without whitespace only): all before the last part, all after the first, all before the
-# last two, all after the first two
+# the spans of a split offered (deviation 26; the second pair, deviation 73, only at a
+# separator without whitespace of a part before the first / after the last of two
+# characters): all before the last part, all after the first, before the last two, after
+# the first two
 SPANS = ((-1, "before"), (0, "after"), (-2, "before"), (1, "after"))
 
 
 def _field_separator(sep: str) -> bool:
     """A separator of a code's or a file name's fields ("-", "/"), not of words."""
     return not any(ch.isspace() for ch in sep)
+
+
+def _first_of_part(node) -> bool:
+    """The part before the first / after the last of two characters (deviation 73)."""
+    return isinstance(node, SelectK) and node.of.any_of
 
 
 def operands(examples: Sequence[Example], columns: Sequence[str],
@@ -185,7 +191,8 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
                 # every plain part, which keeps the values both give
                 if n < 2 or len({len(p) for p in parts}) == 1:
                     continue
-                for k, rest in SPANS if not first_of and _field_separator(sep) else SPANS[:2]:
+                for k, rest in SPANS if _first_of_part(node) and _field_separator(sep) \
+                        else SPANS[:2]:
                     sub = tuple(select_rest(p, k, rest, sep) for p in parts)
                     if all(sub) and sub != vals:
                         spans.append((SelectK(split, k, rest), sub))
