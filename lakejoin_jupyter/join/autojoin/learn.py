@@ -198,7 +198,7 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
                         spans.append((SelectK(split, k, rest), sub))
             # the part before the first / after the last of two punctuation characters of
             # a column (deviation 73): a field that ends at "_" in some values and at "."
-            # in others; its parts are split again at the second level
+            # in others; kept aside, after every plain part (see below)
             chars = [sep for sep in seps if len(sep) == 1 and not sep.isspace()] \
                 if first_of else []
             for a, b in itertools.combinations(chars, 2):
@@ -209,15 +209,20 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
                     continue
                 for k in (0, -1):
                     sub = tuple(p[k] for p in parts)
-                    if sub in out or not all(sub):
+                    if sub in out or sub in firsts or not all(sub):
                         continue
-                    child = SelectK(split, k)
-                    out[sub] = child
-                    nxt.append((child, sub))
+                    firsts[sub] = SelectK(split, k)
         return nxt
 
     spans: list = []
+    firsts: dict = {}
     expand(expand(level1, True), False)
+    # the first-of parts, each after a plain part of two splits giving the same values
+    # ("part 1 (split at ".") of part 1 (split at "_")" where no example ends at "_" first),
+    # then their own parts, which no two splits reach
+    for sub, node in firsts.items():
+        out.setdefault(sub, node)
+    expand([(node, sub) for sub, node in firsts.items()], False)
     for node, sub in spans:
         out.setdefault(sub, node)
     return [(node, vals) for vals, node in out.items()]
