@@ -150,8 +150,10 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
              cache: dict | None = None) -> list:
     """Distinct operand tuples (one string per example) with the simplest path producing
     them: columns first, then SelectK(Split(column)), then SelectK(Split(SelectK(Split(
-    column)))), each level expanded from the new tuples of the previous one. Separators
-    are those of any example's value; string work is cached across example sets."""
+    column)))), each level expanded from the new tuples of the previous one, then the
+    parts before the first / after the last of two characters of a column and their parts
+    (deviation 73). Separators are those of any example's value; string work is cached
+    across example sets."""
     cache = cache if cache is not None else {}
     out: dict = {}
     level1 = []
