@@ -9,6 +9,7 @@ Deviations (docs/algorithms/autojoin.md):
 * :class:`ProgramSet`: programs tried in order under optional :class:`Guard` s;
 * ``Pad(of, width)``: digits left-padded with zeros ("4" -> "004");
 * ``SelectK(of, k, rest)``: the parts before / after part k, joined;
+* ``Split(of, chars, any_of=True)``: a split at each of several characters ("a_b.c" at "_.");
 * ``Trim(of)``: end spaces stripped, inner runs of spaces made one;
 * ``Map(of, table)``: a fixed equivalence (numbers, months, US states), None outside it;
 * ``Words(of, sep, casing, joiner)``: each word recased, then joined ("KeyPress" -> "KEY_PRESS");
@@ -67,6 +68,22 @@ class Column:
 class Split:
     of: object          # a string-valued node
     sep: str
+    any_of: bool = False    # split at each occurrence of any character of sep (deviation 73)
+
+    def __post_init__(self):
+        if self.any_of and len(set(self.sep)) < 2:
+            raise ValueError(f"a split at any of several characters needs two or more "
+                             f"distinct characters, not {self.sep!r}")
+
+    def parts(self, v: str) -> list:
+        """``v`` split at ``sep``, or at each of its characters when ``any_of``."""
+        return _any_of(self.sep).split(v) if self.any_of else v.split(self.sep)
+
+
+@functools.lru_cache(maxsize=None)
+def _any_of(chars: str):
+    """The pattern of one character of ``chars`` (a split at the first of several)."""
+    return re.compile("[" + "".join(map(re.escape, sorted(set(chars)))) + "]")
 
 
 @dataclass(frozen=True)
@@ -74,6 +91,11 @@ class SelectK:
     of: Split
     k: int
     rest: str = ""      # "before" / "after": the parts before / after part k, joined by sep
+
+    def __post_init__(self):
+        if self.rest and isinstance(self.of, Split) and self.of.any_of:
+            raise ValueError("the parts before / after a part are not taken of a split at "
+                             "any of several characters (its separators differ)")
 
 
 def select_rest(parts: list, k: int, rest: str, sep: str):
@@ -378,8 +400,7 @@ def _compile(node, pos):
         text = node.text
         return lambda row: text
     if isinstance(node, Split):
-        sep = node.sep
-        return _text_map(_compile(node.of, pos), lambda v: v.split(sep))
+        return _text_map(_compile(node.of, pos), node.parts)
     if isinstance(node, SelectK) and node.rest:
         k, rest, sep = node.k, node.rest, node.of.sep
         return _text_map(_compile(node.of, pos), lambda parts: select_rest(parts, k, rest, sep))
@@ -466,6 +487,11 @@ def describe(node, show_columns: bool = True) -> str:
             what = ("all before " if node.rest == "before" else "all after ") + what
             if sep != " ":
                 what += f" (split at {_quote(sep)})"
+        elif node.of.any_of:
+            at = ", ".join(map(_quote, sep))
+            what = (f"the part before the first of {at}" if k == 0 else
+                    f"the part after the last of {at}" if k == -1 else
+                    f"part {_ordinal(k)} (split at any of {at})")
         elif sep == " ":
             what = "last word" if k == -1 else f"word {_ordinal(k)}"
         else:
@@ -528,7 +554,8 @@ def to_dict(node) -> dict:
     if isinstance(node, Column):
         return {"op": "column", "name": node.name}
     if isinstance(node, Split):
-        return {"op": "split", "of": to_dict(node.of), "sep": node.sep}
+        out = {"op": "split", "of": to_dict(node.of), "sep": node.sep}
+        return {**out, "any_of": True} if node.any_of else out
     if isinstance(node, SelectK):
         d = {"op": "select", "of": to_dict(node.of), "k": node.k}
         if node.rest:
@@ -581,8 +608,14 @@ def from_dict(d, where: str = "program") -> object:
         sep = _need(d, "sep", str, where)
         if not sep:
             raise ProgramFormatError(f"{where}: a split separator cannot be empty")
+        any_of = d.get("any_of", False)
+        if not isinstance(any_of, bool):
+            raise ProgramFormatError(f"{where}: field 'any_of' must be true or false")
+        if any_of and len(set(sep)) < 2:
+            raise ProgramFormatError(f"{where}: a split at any of several characters needs "
+                                     f"two or more distinct characters, not {sep!r}")
         of = _string_of(d, where)
-        return Split(of, sep)
+        return Split(of, sep, any_of)
     if op == "select":
         of = from_dict(d.get("of"), where + ".of")
         if not isinstance(of, Split):
@@ -590,6 +623,9 @@ def from_dict(d, where: str = "program") -> object:
         rest = d.get("rest", "")
         if rest not in ("", "before", "after"):
             raise ProgramFormatError(f"{where}: rest must be 'before' or 'after', not {rest!r}")
+        if rest and of.any_of:
+            raise ProgramFormatError(f"{where}: rest is not taken of a split at any of "
+                                     f"several characters")
         return SelectK(of, _need(d, "k", int, where), rest)
     if op == "substring":
         of = _string_of(d, where)
@@ -997,12 +1033,14 @@ def evaluate_columns(node, texts: dict, n: int) -> list:
     if isinstance(node, Constant):
         return [node.text] * n
     if isinstance(node, Split):
-        sep = node.sep
-        return [None if v is None else v.split(sep)
-                for v in evaluate_columns(node.of, texts, n)]
+        return [None if v is None else node.parts(v) for v in evaluate_columns(node.of, texts, n)]
     if isinstance(node, SelectK) and node.rest:
         k, sep, rest = node.k, node.of.sep, node.rest
         return [None if v is None else select_rest(v.split(sep), k, rest, sep)
+                for v in evaluate_columns(node.of.of, texts, n)]
+    if isinstance(node, SelectK) and node.of.any_of:
+        k, split = node.k, node.of.parts
+        return [None if v is None or not -len(p := split(v)) <= k < len(p) else p[k]
                 for v in evaluate_columns(node.of.of, texts, n)]
     if isinstance(node, SelectK):
         k, sep = node.k, node.of.sep
@@ -1160,7 +1198,11 @@ def python_function(program: Program, function_name: str = "derive_key") -> str:
         if split not in names:
             inner = text_of(split.of)
             var = _identifier(f"{inner}_parts", taken)
-            lines.append(f"{var} = {inner}.split({split.sep!r})")
+            if split.any_of:
+                lines.append("import re")
+                lines.append(f"{var} = re.split({_any_of(split.sep).pattern!r}, {inner})")
+            else:
+                lines.append(f"{var} = {inner}.split({split.sep!r})")
             names[split] = var
         return names[split]
 

@@ -16,8 +16,8 @@ Note:
     - operands read through Replace (whitespace; a value's one separator as the text the
       output has there), Trim, Pad (zero width; also a number cut from a cell, 63) and Map;
     - ties: a whole column or part before a cut one, and before a shared constant;
-    - parts before the last / after the first, and a first word dropped with its
-      punctuation, as operands;
+    - parts before the last (two) / after the first (two, 73), a first word dropped with
+      its punctuation, the part before the first / after the last of two characters (73);
     - a padded variant of number programs; a failing set of 4 retried without each example;
       a set of 2 for 2 keys, any 2 in the partial pass (68); an N:1 group: every paired row;
     - a column's punctuation character swapped for another (or dropped) everywhere, or in
@@ -121,12 +121,39 @@ def _split(v: str, sep: str, cache: dict) -> list:
     return hit
 
 
+def _split_any(v: str, split: Split, cache: dict) -> list:
+    key = ("split_any", v, split.sep)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = split.parts(v)
+    return hit
+
+
+# the spans of a split offered (deviation 26; the second pair, deviation 73, only at a
+# separator without whitespace of a part before the first / after the last of two
+# characters): all before the last part, all after the first, before the last two, after
+# the first two
+SPANS = ((-1, "before"), (0, "after"), (-2, "before"), (1, "after"))
+
+
+def _field_separator(sep: str) -> bool:
+    """A separator of a code's or a file name's fields ("-", "/"), not of words."""
+    return not any(ch.isspace() for ch in sep)
+
+
+def _first_of_part(node) -> bool:
+    """The part before the first / after the last of two characters (deviation 73)."""
+    return isinstance(node, SelectK) and node.of.any_of
+
+
 def operands(examples: Sequence[Example], columns: Sequence[str],
              cache: dict | None = None) -> list:
     """Distinct operand tuples (one string per example) with the simplest path producing
     them: columns first, then SelectK(Split(column)), then SelectK(Split(SelectK(Split(
-    column)))), each level expanded from the new tuples of the previous one. Separators
-    are those of any example's value; string work is cached across example sets."""
+    column)))), each level expanded from the new tuples of the previous one, then the
+    parts before the first / after the last of two characters of a column and their parts
+    (deviation 73). Separators are those of any example's value; string work is cached
+    across example sets."""
     cache = cache if cache is not None else {}
     out: dict = {}
     level1 = []
@@ -141,7 +168,7 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
 
     outputs = [ex.output for ex in examples]
 
-    def expand(items):
+    def expand(items, first_of: bool):
         nxt = []
         for node, vals in items:
             seps = dict.fromkeys(sep for v in vals for sep in _separators_of(v, cache))
@@ -166,14 +193,38 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
                 # every plain part, which keeps the values both give
                 if n < 2 or len({len(p) for p in parts}) == 1:
                     continue
-                for k, rest in ((-1, "before"), (0, "after")):
+                for k, rest in SPANS if _first_of_part(node) and _field_separator(sep) \
+                        else SPANS[:2]:
                     sub = tuple(select_rest(p, k, rest, sep) for p in parts)
                     if all(sub) and sub != vals:
                         spans.append((SelectK(split, k, rest), sub))
+            # the part before the first / after the last of two punctuation characters of
+            # a column (deviation 73): a field that ends at "_" in some values and at "."
+            # in others; kept aside, after every plain part (see below)
+            chars = [sep for sep in seps if len(sep) == 1 and not sep.isspace()] \
+                if first_of else []
+            for a, b in itertools.combinations(chars, 2):
+                split = Split(node, "".join(sorted(a + b)), any_of=True)
+                parts = [_split_any(v, split, cache) for v in vals]
+                n = min(len(p) for p in parts)
+                if n < 2:
+                    continue
+                for k in (0, -1):
+                    sub = tuple(p[k] for p in parts)
+                    if sub in out or sub in firsts or not all(sub):
+                        continue
+                    firsts[sub] = SelectK(split, k)
         return nxt
 
     spans: list = []
-    expand(expand(level1))
+    firsts: dict = {}
+    expand(expand(level1, True), False)
+    # the first-of parts, each after a plain part of two splits giving the same values
+    # ("part 1 (split at ".") of part 1 (split at "_")" where no example ends at "_" first),
+    # then their own parts, which no two splits reach
+    for sub, node in firsts.items():
+        out.setdefault(sub, node)
+    expand([(node, sub) for sub, node in firsts.items()], False)
     for node, sub in spans:
         out.setdefault(sub, node)
     return [(node, vals) for vals, node in out.items()]
