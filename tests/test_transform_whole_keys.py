@@ -79,10 +79,9 @@ def test_whole_key_pairs_are_the_keys_a_value_holds_as_words():
 
 
 @pytest.mark.spark
-def test_the_cli_join_says_it_joined_with_a_partial_program(visits_engine, tmp_path, capsys):
-    """`lakejoin join -m transform --hit 1` joins through Auto-Join's partial program (the
-    date part: no program met the acceptance rules) and says so, with its rough estimate,
-    as the Python repr does."""
+def test_the_cli_join_says_how_far_to_trust_the_program(visits_engine, tmp_path, capsys):
+    """`lakejoin join -m transform --hit 1` says what the Python repr of the join's Auto-Join
+    says of it (a partial program, a rough estimate, no estimate), not the program alone."""
     from lakejoin_jupyter.cli import main as cli
     engine, visits = visits_engine
     path = tmp_path / "visits.csv"
@@ -91,9 +90,11 @@ def test_the_cli_join_says_it_joined_with_a_partial_program(visits_engine, tmp_p
                 "transform", "--hit", "1", "--out", str(tmp_path / "j.csv")]) == 0
     err = capsys.readouterr().err
     aj = engine.search(visits, "visited", method="transform", k=3)[0].autojoin(visits)
-    assert aj.stats.get("partial") and "partial program" in repr(aj)
     trust = aj.trust_text()
-    assert f"{trust[0].upper()}{trust[1:]} (hit.autojoin(df).explain() says why)." in err, err
+    assert f"; {trust}>" in repr(aj)
+    said = f"{trust[0].upper()}{trust[1:]}" + (" (hit.autojoin(df).explain() says why)."
+                                               if aj.stats.get("partial") else ".")
+    assert said in err, err
     joined = pd.read_csv(tmp_path / "j.csv", dtype=str)
     assert joined["rain_mm"].notna().sum() == len(visits)
 

@@ -14,7 +14,6 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    short codes or, read out of the query's values, numbers of a small range
    (``numbers_by_chance``) no more often than chance (chance.py). Numbers of lengths the
    other side fills (minutes onto ranks 0..248) weigh as a number (``filled_numbers``).
-   ``details`` hold the program, its direction, coverage, key kind and fan-out.
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
@@ -26,7 +25,8 @@ an earlier candidate's program merging query values yields to the column's ``_fi
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
 a padding is widened where the column's values show a wider width (``widest_padding``);
 a constant that is a piece of a field varying across the other column is read instead;
-a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped.
+a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped;
+a program joining part of the rows yields to one learned from whole keys in the values.
 """
 from __future__ import annotations
 
