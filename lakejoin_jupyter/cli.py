@@ -646,6 +646,9 @@ def _join_transformed(engine, args, hit, frame):
     for note in ("from_hit", "identity"):
         if aj.stats.get(note):
             line += f" {aj.stats[note]}."
+    trust = aj.trust_text()          # as the Python repr says it: a partial program, rough
+    line += f" {trust[0].upper()}{trust[1:]}" + (" (hit.autojoin(df).explain() says why)."
+                                                 if aj.stats.get("partial") else ".")
     return joined, line + many
 
 

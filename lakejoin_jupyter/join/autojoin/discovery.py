@@ -14,7 +14,6 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    short codes or, read out of the query's values, numbers of a small range
    (``numbers_by_chance``) no more often than chance (chance.py). Numbers of lengths the
    other side fills (minutes onto ranks 0..248) weigh as a number (``filled_numbers``).
-   ``details`` hold the program, its direction, coverage, key kind and fan-out.
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
@@ -26,7 +25,8 @@ an earlier candidate's program merging query values yields to the column's ``_fi
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
 a padding is widened where the column's values show a wider width (``widest_padding``);
 a constant that is a piece of a field varying across the other column is read instead;
-a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped.
+a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped;
+a program joining part of the rows yields to one learned from whole keys in the values.
 """
 from __future__ import annotations
 
@@ -46,10 +46,10 @@ from ...search.transform import column_scores, distinct_grams, evidence, gram_pa
 from ..preview import COINCIDENCE_WEIGHT, KIND_WEIGHT, key_kind, values_kind
 from .chance import ALPHA, above_chance, code_rates, integers, range_tail
 from .dsl import Program, evaluate_columns
-from .learn import (FORMAT_SAMPLE, Example, LearnSettings, example_sets, generalised, spread,
-                    try_learn_transform, widest_padding)
-from .pairs import PairGroup, RowPair
-from .pipeline import AutoJoinSettings
+from .learn import (FORMAT_SAMPLE, Example, LearnSettings, example_sets, generalised,
+                    pair_example_sets, spread, try_learn_transform, widest_padding)
+from .pairs import PairGroup, RowPair, _whole_words_in
+from .pipeline import SMALL_ROWS_PER_KEY, AutoJoinSettings
 
 # every one of the 8 example sets is tried (patience = max_sets): with a patience of 3, a few
 # wrong pairs among the 16 best ended a column before a clean set was drawn
@@ -63,6 +63,9 @@ MEASURE_KINDS = ("number", "year-like")    # key kinds whose N:M joins are not h
 PAD_DIGITS = 8
 # a forward program's padding is widened where this many of the column's values show it
 WIDEST_PADDING_VALUES = 20_000
+# a program joining under this share of the query rows is set against one learned from the
+# column's values that the query's values hold as whole words (``_whole_key_program``)
+WHOLE_KEY_BELOW = 0.9
 
 
 def learn_text(value) -> str | None:
@@ -704,6 +707,80 @@ def _finer(one: tuple, other: tuple) -> bool:
     return one[6] >= other[6] and one[7] < other[7]
 
 
+def _whole_key_pairs(keys: set, texts: list, weights: np.ndarray) -> tuple:
+    """The sampled values (``texts``, ``weights``: their rows) that hold a value of the
+    column (``keys``) as whole words ("3/3/24" in "3/3/24 10:18"), as Auto-Join's partial
+    pass pairs rows (deviation 68; of several keys in one value, those not inside another):
+    (their texts, their rows, the keys held, the row pairs)."""
+    longest = max(map(len, keys), default=0)
+    left, rows, right, where, pairs = [], [], [], {}, []
+    for text, w in zip(texts, weights.tolist()):
+        found = _whole_words_in(text, keys, longest) if text else []
+        found = [g for g in found if not any(g != h and g in h for h in found)]
+        if not found:
+            continue
+        for g in found:
+            if g not in where:
+                where[g] = len(right)
+                right.append(g)
+            pairs.append(RowPair(len(left), where[g], g, 1.0, True))
+        left.append(text)
+        rows.append(w)
+    return left, rows, right, pairs
+
+
+def _whole_key_program(left: list, lw: list, right: list, pairs: list, keys: set,
+                       names: tuple):
+    """The program joining the most of ``left``'s rows (weights ``lw``) learned from
+    example sets of 2 of the whole-key pairs (:func:`_whole_key_pairs`) with distinct
+    values and keys (the partial pass's sets, ``pair_example_sets``), as (program, True),
+    or None."""
+    held: dict = {}
+    for p in pairs:
+        held[p.target_row] = held.get(p.target_row, 0) + 1
+    pairs = sorted(pairs, key=lambda p: (-held[p.target_row], p.target_row, p.source_row))
+    cache: dict = {}
+    best = None
+    for chosen in pair_example_sets([PairGroup(names[0], names[1], pairs)], LEARN)[0]:
+        examples = [Example((left[r.source_row],), right[r.target_row], r.source_row,
+                            r.target_row) for r in chosen]
+        program = try_learn_transform(examples, [names[0]], LEARN, cache)
+        if program is None:
+            continue
+        out = evaluate_columns(program.expr, {names[0]: left}, len(left))
+        rows = sum(w for o, w in zip(out, lw) if canonical(o) in keys)
+        if best is None or rows > best[0]:
+            best = (rows, program)
+    return None if best is None else (best[1], True)
+
+
+def _by_whole_keys(measured: tuple, lake: _Lake, column: int, sample: tuple, query: tuple,
+                   names: tuple):
+    """The join (:func:`_joined`) of the program learned from whole keys
+    (:func:`_whole_key_program`) when it joins more of the query's rows than the verified
+    one (``measured``) and passes the partial pass's bar (Auto-Join's ``_partial_acceptable``):
+    2+ keys through at least half of the query's rows, ``SMALL_ROWS_PER_KEY`` rows per key
+    (a program fitted to its examples' coincidence joins few rows beyond them); else None.
+    Learned only when the sampled values holding a whole key outweigh the rows the verified
+    program joins. ``sample``: the sampled values' texts and rows; ``query``: every value's
+    tokens, texts and rows."""
+    texts, rows = sample
+    keys = lake.token_set(column)
+    left, lw, right, pairs = _whole_key_pairs(keys, texts, rows)
+    if len(right) < 2 or sum(lw) <= measured[6] * float(rows.sum()):
+        return None
+    got = _whole_key_program(left, lw, right, pairs, keys, names)
+    if got is None:
+        return None
+    tokens, all_texts, weights = query
+    own = _joined(got, lake, column, tokens, all_texts, weights)
+    joined_rows, n_keys = float(weights[own[2]].sum()), len(own[4])
+    if own[6] <= measured[6] or n_keys < 2 or 2 * joined_rows < float(weights.sum()) \
+            or joined_rows < SMALL_ROWS_PER_KEY * n_keys:
+        return None
+    return own
+
+
 def _retrieval_texts(tokens: list, texts: list, pick: np.ndarray):
     """The sampled values' spellings for retrieval: as the user wrote them (casefolded) and,
     where it differs, as the lake's tokens spell them ("06" and "6")."""
@@ -748,7 +825,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
                        "short_segments": bool(ti.spec.short),
                        "candidates": [int(c) for c in cols[:candidates]],
                        "verified": 0, "programs": 0, "learned": 0, "many_to_many": 0,
-                       "chance": 0, "chance_numbers": 0}
+                       "chance": 0, "chance_numbers": 0, "whole_keys": 0}
     numbers_of_query: list = []
 
     def query_is_numbers():             # the query's values are integers themselves
@@ -812,13 +889,22 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
                     measured = own
             if measured is None:
                 continue
+        # a program joining part of the rows may be a chance fit of the index's pairs (the
+        # time of day read as a month and day): one learned from whole keys may join more
+        whole = None if measured[6] >= WHOLE_KEY_BELOW else _by_whole_keys(
+            measured, lake, X, (sampled_texts, weights[pick]), (tokens, texts, weights),
+            (qname, names[X]))
+        if whole is not None:
+            measured = whole
+            stats["whole_keys"] += 1
         program, forward, joined, made, joins, n_in = measured[:6]
         if not len(joined):
             continue
         coverage = float(weights[joined].sum()) / total
         if threshold is not None and coverage < threshold:
             continue
-        if not above_chance(made, lake.token_set(X) if forward else set(tokens)):
+        if whole is None and not above_chance(made, lake.token_set(X) if forward
+                                              else set(tokens)):
             stats["chance"] += 1                # short codes met no more often than chance
             continue
         other = lake_kind(index, X) if forward else query_side_kind()

@@ -549,6 +549,20 @@ class AutoJoin(Joinable):
         return (f"the {self.source_name} table's columns {_and(list(map(repr, columns)))} taken "
                 f"together; the program reads {reads}")
 
+    def pairs_found_by(self) -> str:
+        """How the example row pairs were found, in words: rare shared substrings, or for a
+        partial program (deviation 68) whole keys inside the values where an example's
+        output is whole words of its input ("3/3/24" in "3/3/24 10:18"), or both."""
+        from .pairs import _whole_words_in
+        if not self.stats.get("partial"):
+            return "rare shared substrings"
+        whole = [any(_whole_words_in(str(v).casefold(), {str(ex["output"]).casefold()})
+                     for v in ex["input"].values()) for ex in self.examples]
+        if all(whole):
+            return "whole keys inside the values"
+        return ("rare shared substrings and whole keys inside the values" if any(whole)
+                else "rare shared substrings")
+
     def explain(self) -> str:
         if not self.found:
             return self.message
@@ -588,7 +602,7 @@ class AutoJoin(Joinable):
                          f"{len(self.fuzzy.matches)} match(es) that keep the join 1:1 / N:1.")
         if self.examples:
             lines.append(f"Learned from {len(self.examples)} example row pairs found through "
-                         f"rare shared substrings of {self.pairs_found_over()}:")
+                         f"{self.pairs_found_by()} of {self.pairs_found_over()}:")
         for ex in self.examples:
             inp = ", ".join(f"{c}={v!r}" for c, v in ex["input"].items())
             lines.append(f"    {inp}  ->  {ex['output']!r}")

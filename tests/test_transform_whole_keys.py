@@ -1,0 +1,116 @@
+"""The "Needs a transformation" search sets a program that joins part of the query's rows
+against one learned from the column's values the query's values hold as whole words
+(docs/algorithms/transform_search.md, "A partial program meets whole keys"). Found by use:
+visits stamped "3/3/24 10:18" against a two-year daily table "3/3/24" were verified by
+`part 1 (split at ":") of word 2 + "/" + ...`, the time of day read as a month and day,
+which meets a day of the table for a third of the rows by chance, while the date part
+joins every row. Checked against the date each stamp begins with, by hand."""
+from __future__ import annotations
+
+import random
+from datetime import date, timedelta
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import write_lake
+
+
+def _day(d: date) -> str:
+    return f"{d.month}/{d.day}/{d.year % 100}"
+
+
+def visits_lake(seed: int, first: date | None = None) -> tuple[dict, pd.DataFrame]:
+    """Visits on two days from ``first`` (default: drawn in March 2024; ``"3/3/24 10:18"``,
+    8:00-11:59, 250 and 12 of them) and a daily table of 700 days around them
+    (``"3/3/24"``), as the user's."""
+    rng = random.Random(seed)
+    first = first or date(2024, 3, 3) + timedelta(days=rng.randrange(30))
+    stamps = []
+    for k, n in enumerate((250, 12)):
+        d = first + timedelta(days=k)
+        stamps += [f"{_day(d)} {m // 60}:{m % 60:02d}"
+                   for m in (rng.randrange(480, 720) for _ in range(n))]
+    rng.shuffle(stamps)
+    start = date(2023, 6, 1)
+    daily = pd.DataFrame({"day": [_day(start + timedelta(days=i)) for i in range(700)],
+                          "rain_mm": [rng.randint(0, 30) for _ in range(700)]})
+    return {"weather/daily.csv": daily}, pd.DataFrame({"visited": stamps})
+
+
+@pytest.fixture(scope="module", params=[19, 3])
+def visits_engine(spark, tmp_path_factory, request):
+    from lakejoin_jupyter import build_index
+    tables, query = visits_lake(request.param)
+    root = write_lake(tmp_path_factory.mktemp("vlake") / "lake", tables)
+    out = tmp_path_factory.mktemp("vidx") / "lake.index"
+    return build_index(root, out, spark=spark, progress=False,
+                       components=["transform"]), query
+
+
+@pytest.mark.spark
+def test_the_date_part_joins_every_visit_not_the_time_of_day(visits_engine):
+    from lakejoin_jupyter.join.autojoin.dsl import Program, evaluate_columns
+    engine, visits = visits_engine
+    res = engine.search(visits, "visited", method="transform", k=3)
+    assert [(h.table, h.column) for h in res] == [("weather/daily", "day")], res
+    hit = res[0]
+    program = Program.from_json(hit.details["program_json"])
+    out = evaluate_columns(program.expr, {"visited": visits.visited.str.casefold().tolist()},
+                           len(visits))
+    assert out == [s.split(" ")[0] for s in visits.visited], hit.details["program"]
+    assert hit.details["coverage"] == 1.0 and res.stats["whole_keys"] == 1
+
+
+def test_whole_key_pairs_are_the_keys_a_value_holds_as_words():
+    """By hand: runs of whole words (letters and digits) that are keys, of 3+ characters,
+    none inside another found in the same value: "3/3/24" in "3/3/24 10:18" and not "3/24"
+    (inside it); "3/24" in "x3/3/24 9:05" ("x3" is a word); "1018" whole, "ab3/3/24" no
+    run of "3/4/24 1018"."""
+    from lakejoin_jupyter.join.autojoin.discovery import _whole_key_pairs
+    keys = {"3/3/24", "3/24", "10:18", "1018", "ab3/3/24"}
+    texts = ["3/3/24 10:18", "x3/3/24 9:05", "3/4/24 1018", "none here"]
+    left, rows, right, pairs = _whole_key_pairs(keys, texts, np.array([2.0, 1.0, 1.0, 5.0]))
+    got = {(left[p.source_row], right[p.target_row]) for p in pairs}
+    assert got == {("3/3/24 10:18", "3/3/24"), ("3/3/24 10:18", "10:18"),
+                   ("x3/3/24 9:05", "3/24"), ("3/4/24 1018", "1018")}
+    assert rows == [2.0, 1.0, 1.0]
+
+
+@pytest.mark.spark
+def test_the_cli_join_says_how_far_to_trust_the_program(visits_engine, tmp_path, capsys):
+    """`lakejoin join -m transform --hit 1` says what the Python repr of the join's Auto-Join
+    says of it (a partial program, a rough estimate, no estimate), not the program alone."""
+    from lakejoin_jupyter.cli import main as cli
+    engine, visits = visits_engine
+    path = tmp_path / "visits.csv"
+    visits.to_csv(path, index=False)
+    assert cli(["join", str(engine.index.path), "-t", str(path), "-c", "visited", "-m",
+                "transform", "--hit", "1", "--out", str(tmp_path / "j.csv")]) == 0
+    err = capsys.readouterr().err
+    aj = engine.search(visits, "visited", method="transform", k=3)[0].autojoin(visits)
+    trust = aj.trust_text()
+    assert f"; {trust}>" in repr(aj)
+    said = f"{trust[0].upper()}{trust[1:]}" + (" (hit.autojoin(df).explain() says why)."
+                                               if aj.stats.get("partial") else ".")
+    assert said in err, err
+    joined = pd.read_csv(tmp_path / "j.csv", dtype=str)
+    assert joined["rain_mm"].notna().sum() == len(visits)
+
+
+def test_a_partial_programs_pairs_are_named_by_the_way_they_were_found():
+    """The partial pass pairs "3/3/24 10:18" with "3/3/24" because the key is whole words
+    of the value, not through a rare substring (none is: the explanation says so just
+    before)."""
+    from lakejoin_jupyter.join.autojoin import autojoin
+    tables, visits = visits_lake(19, date(2024, 3, 3))        # the user's visits
+    aj = autojoin(visits, tables["weather/daily.csv"].astype(str), "visited", "day",
+                  fuzzy=False)
+    assert aj.found and aj.stats.get("partial"), aj
+    text = aj.explain()
+    assert (f"Learned from {len(aj.examples)} example row pairs found through whole keys "
+            f"inside the values of 'visited':") in text, text
+    assert "found through rare shared substrings" not in text
+    for ex in aj.examples:                      # by hand: each output begins its input
+        assert ex["input"]["visited"].startswith(ex["output"] + " ")
