@@ -254,6 +254,7 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
         S = np.zeros((len(qcols), m))
         R = np.ones((len(qcols), m))     # a small lake: a pair's share by its test's reach
         evident = np.zeros((len(qcols), m), dtype=bool)   # set or header likelihood above 0
+        named_or_shared = np.zeros((len(qcols), m), dtype=bool)  # the same, text included
         small = int((lp.sizes > 0).sum()) <= us.MIN_BACKGROUND
         for i, q in enumerate(qcols):
             ov = us.overlaps(index, q.tokens)
@@ -295,10 +296,15 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                 if most and not q.numeric:
                     u["set"][0, j] *= ov[cid] / most
             S[i] = us.ensemble(u, weights, us.SHARPNESS)[0]
-            evident[i] = (np.nan_to_num(u["set"][0]) > 0) | (np.nan_to_num(u["header"][0]) > 0) \
-                | (not q.numeric)
+            named_or_shared[i] = (np.nan_to_num(u["set"][0]) > 0) \
+                | (np.nan_to_num(u["header"][0]) > 0)
+            evident[i] = named_or_shared[i] | (not q.numeric)
             for j, cid in enumerate(ids):      # numbers never align with text
                 if (q.numeric and lp.share[cid] < 0.5) or (q.share < 0.5 and lp.numeric[cid]):
+                    S[i, j] = 0.0
+                # numbers sharing no value and no name alike never align
+                if q.numeric and not lake_sets[cid] & set(q.tokens) and \
+                        not np.nan_to_num(u["header"][0, j]) > 0:
                     S[i, j] = 0.0
                 # true/false only with true/false (from the lake column's own tokens)
                 flag = {"true", "false"}
@@ -324,7 +330,6 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
         if pairs and not any(evident[i, j] for i, j in pairs):
             best = 0.0        # numeric pairs of their kind alone list no table
         if best > 0:
-            out.append((int(tid), best / sum(w)))
             done = {i: (int(ids[j]), False) for i, j in pairs}
             names = index.columns["name"].to_numpy()
             for i, q in enumerate(qcols):
@@ -344,8 +349,11 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                         break
             if aligned is not None:
                 aligned[int(tid)] = done
-    out.sort(key=lambda x: (-x[1], x[0]))
-    return out[:k]
+            # no pair (by name too) with set or header evidence: after every other table
+            kind_alone = not any(named_or_shared[i, c - first] for i, (c, _) in done.items())
+            out.append((kind_alone, int(tid), best / sum(w)))
+    out.sort(key=lambda x: (x[0], -x[2], x[1]))
+    return [(t, score) for _, t, score in out[:k]]
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
