@@ -255,6 +255,8 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
         R = np.ones((len(qcols), m))     # a small lake: a pair's share by its test's reach
         evident = np.zeros((len(qcols), m), dtype=bool)   # set or header likelihood above 0
         named_or_shared = np.zeros((len(qcols), m), dtype=bool)  # the same, text included
+        unshared = np.zeros((len(qcols), m), dtype=bool)   # numbers: no value, no name
+        set_u = np.zeros((len(qcols), m))
         small = int((lp.sizes > 0).sum()) <= us.MIN_BACKGROUND
         for i, q in enumerate(qcols):
             ov = us.overlaps(index, q.tokens)
@@ -302,16 +304,22 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
             for j, cid in enumerate(ids):      # numbers never align with text
                 if (q.numeric and lp.share[cid] < 0.5) or (q.share < 0.5 and lp.numeric[cid]):
                     S[i, j] = 0.0
-                # numbers sharing no value and no name alike never align
-                if q.numeric and not lake_sets[cid] & set(q.tokens) and \
-                        not np.nan_to_num(u["header"][0, j]) > 0:
-                    S[i, j] = 0.0
+                # numbers sharing no value and no name alike (apart in a table of a key)
+                unshared[i, j] = q.numeric and not lake_sets[cid] & set(q.tokens) and \
+                    not np.nan_to_num(u["header"][0, j]) > 0
+            set_u[i] = np.nan_to_num(u["set"][0])
                 # true/false only with true/false (from the lake column's own tokens)
                 flag = {"true", "false"}
                 if (bool(q.tokens) and set(q.tokens) <= flag) != \
                         (bool(lake_sets[cid]) and lake_sets[cid] <= flag):
                     S[i, j] = 0.0
         best, pairs = brute_alignment(S, min_column, pairs=True)
+        # a key of the query (each value in one cell) aligned with set evidence: the table
+        # holds the query's entities, and numbers sharing none of its values are left out
+        cells = [int(frame.iloc[:, i].notna().sum()) for i in range(len(qcols))]
+        if any(len(qcols[i].tokens) >= 2 and len(qcols[i].tokens) == cells[i]
+               and set_u[i, j] > 0 for i, j in pairs):
+            best, pairs = brute_alignment(np.where(unshared, 0.0, S), min_column, pairs=True)
         # times the chance that two query rows (drawn without replacement) differ on the
         # aligned columns, counted from the frame's rows there (nulls equal); not when the
         # query's rows are all equal

@@ -23,9 +23,9 @@ of query columns to its columns (pairs under ``min_column`` out), scored per que
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
     - No vector or format evidence: FEW_VALUES values or fewer against more, none shared;
-      numbers barely meeting (KS under NUMBERS_APART) or with no value and no name in common
-      (``numbers_unshared``) never align; a table of numeric pairs without set or header
-      evidence is not listed (``kind_only``), one of no such pair at all ranks last (``by_kind``).
+      numbers barely meeting (KS under NUMBERS_APART) never align, nor, in a table aligned by a
+      key, with no value and no name in common (``numbers_unshared``); a table of numeric pairs
+      without set or header evidence is not listed (``kind_only``), of none at all ranks last.
     - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
 """
 from __future__ import annotations
@@ -613,11 +613,13 @@ def kind_only(q: QueryColumn, u: dict, j: int) -> bool:
 
 def numbers_unshared(qs: list, shared: np.ndarray, header: np.ndarray) -> np.ndarray:
     """(len(qs), lake columns): where a numeric query column and a lake column share no
-    value and no name (header likelihood 0). Such a pair never aligns by values: its
-    vector, format and quantile evidence says that both are numbers of a similar size
-    (populations and GeoNames ids, 49,518..7,626,836), and a union would stack the one as
-    the other. A same-named column still aligns by the name rule (two halves of a table
-    cut by a range share no number); a pair sharing values keeps them to the set test."""
+    value and no name (header likelihood 0). In a table holding the query's entities (a
+    query column whose every value is in one row, a key, aligned with set evidence) such a
+    pair does not align: the same measure of the same entities would share values, and its
+    vector, format and quantile evidence only says that both are numbers of a similar size
+    (populations and GeoNames ids, 49,518..7,626,836 of the same countries). Elsewhere
+    other rows' amounts share no value with the query's (prices with cents) and the pair
+    stays. A same-named column still aligns by the name rule."""
     numeric = np.array([q.numeric for q in qs], dtype=bool)[:, None]
     return numeric & (np.asarray(shared) == 0) & ~(np.nan_to_num(header) > 0)
 
@@ -885,9 +887,11 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     text = np.array([not q.numeric for q in qs], dtype=bool)     # numbers: no vocabulary
     Ua["set"][text] = compete(Ua["set"][text], OV[text][:, ids], starts)
     S[active] = np.where(kinds_apart(qs, part) | booleans_apart(qs, part)
-                         | numbers_apart(ev["numeric"], OV[:, ids])
-                         | numbers_unshared(qs, OV[:, ids], Ua["header"]), 0.0,
+                         | numbers_apart(ev["numeric"], OV[:, ids]), 0.0,
                          ensemble(Ua, weights, sharpness))
+    unshared = np.zeros_like(S, dtype=bool)     # numbers_unshared, applied to keyed tables
+    unshared[active] = numbers_unshared(qs, OV[:, ids], Ua["header"])
+    keyed = [q.unseen == 1.0 and len(q.tokens) >= 2 for q in qcols]
     C = S.copy()                    # the weights pairs are chosen by (named_choice)
     C[active] = named_choice(S[active], Ua, weights, sharpness)
     R = np.ones_like(S)             # a pair's share in the table's sum (reach_weights)
@@ -901,6 +905,11 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     for t in tables:
         m = int(ncols[t])
         pairs, _ = best_alignment(S[:, pos:pos + m], min_column, C[:, pos:pos + m])
+        drop = unshared[:, pos:pos + m]
+        if drop.any() and any(keyed[i] and U[i]["set"][pos + j] > 0 for i, j in pairs):
+            # the table holds the query's entities: numbers sharing none are another measure
+            pairs, _ = best_alignment(np.where(drop, 0.0, S[:, pos:pos + m]), min_column,
+                                      np.where(drop, 0.0, C[:, pos:pos + m]))
         total = sum(weight[i] * R[i, pos + j] * S[i, pos + j] for i, j in pairs)  # / weight.sum()
         # the information of the alignment: how far it tells the query's rows apart
         aligned = tuple(sorted(i for i, _ in pairs))
