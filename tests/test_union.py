@@ -307,12 +307,12 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                 # numbers sharing no value and no name alike (apart in a table of a key)
                 unshared[i, j] = q.numeric and not lake_sets[cid] & set(q.tokens) and \
                     not np.nan_to_num(u["header"][0, j]) > 0
-            set_u[i] = np.nan_to_num(u["set"][0])
                 # true/false only with true/false (from the lake column's own tokens)
                 flag = {"true", "false"}
                 if (bool(q.tokens) and set(q.tokens) <= flag) != \
                         (bool(lake_sets[cid]) and lake_sets[cid] <= flag):
                     S[i, j] = 0.0
+            set_u[i] = np.nan_to_num(u["set"][0])
         best, pairs = brute_alignment(S, min_column, pairs=True)
         # a key of the query (each value in one cell) aligned with set evidence: the table
         # holds the query's entities, and numbers sharing none of its values are left out
