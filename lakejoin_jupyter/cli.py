@@ -770,7 +770,8 @@ def _union(args, parser) -> int:
                                 for t, h in zip(clip_all([h.table for h in res]), res)],
                          score=[f"{v:.3f}" for v in df["score"]],
                          aligned=[f"{a}/{len(res.columns)}" for a in df["aligned"]],
-                         rows=[f"{r:,}" for r in df["rows"]])
+                         rows=[f"{r:,}" for r in df["rows"]],
+                         alignment=[h.alignment_text() for h in res])   # --format: whole
         print(f"Query: {len(res.columns)} column(s) of {args.table}; "
               f"{res.seconds * 1000:.1f} ms")
         for n in res.notes:

@@ -2700,7 +2700,7 @@ class Engine:
                                  score=c.score, alignment=alignment, rows=int(n_rows[c.table_id]),
                                  evidence=ev, shared=shared,
                                  named=tuple(qnames[i] for i in sorted(c.named)),
-                                 _index=self.index, _frame=df))
+                                 by_kind=c.by_kind, _index=self.index, _frame=df))
         notes = []
         if origin and not exclude_self:        # the table named by the query
             paths = self.index.tables["path"].to_numpy()
@@ -2718,6 +2718,11 @@ class Engine:
             [h for h in hits if not h.is_query_table][:k]
         for i, h in enumerate(hits):
             h.rank = i + 1
+        kind = [h.table for h in hits if h.by_kind]
+        if kind and len(kind) < len(hits):
+            notes.append(f"{', '.join(kind)} {'is' if len(kind) == 1 else 'are'} ranked after "
+                         f"the other tables whatever the score: no aligned column shares values "
+                         f"beyond chance or a name alike, so the columns are only of one kind.")
         res = UnionResult(hits, qnames, time.perf_counter() - t0, stats, notes=notes)
         res.k, res.include_own, res.frame = int(k), bool(include_own), df
         res.left_out, res.own_left_out = (origin if exclude else None), own_left_out

@@ -248,6 +248,9 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
         S = np.zeros((len(qcols), m))
         R = np.ones((len(qcols), m))     # a small lake: a pair's share by its test's reach
         evident = np.zeros((len(qcols), m), dtype=bool)   # set or header likelihood above 0
+        named_or_shared = np.zeros((len(qcols), m), dtype=bool)  # the same, text included
+        unshared = np.zeros((len(qcols), m), dtype=bool)   # numbers: no value, no name
+        set_u = np.zeros((len(qcols), m))
         small = int((lp.sizes > 0).sum()) <= us.MIN_BACKGROUND
         for i, q in enumerate(qcols):
             ov = us.overlaps(index, q.tokens)
@@ -289,17 +292,28 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                 if most and not q.numeric:
                     u["set"][0, j] *= ov[cid] / most
             S[i] = us.ensemble(u, weights, us.SHARPNESS)[0]
-            evident[i] = (np.nan_to_num(u["set"][0]) > 0) | (np.nan_to_num(u["header"][0]) > 0) \
-                | (not q.numeric)
+            named_or_shared[i] = (np.nan_to_num(u["set"][0]) > 0) \
+                | (np.nan_to_num(u["header"][0]) > 0)
+            evident[i] = named_or_shared[i] | (not q.numeric)
             for j, cid in enumerate(ids):      # numbers never align with text
                 if (q.numeric and lp.share[cid] < 0.5) or (q.share < 0.5 and lp.numeric[cid]):
                     S[i, j] = 0.0
+                # numbers sharing no value and no name alike (apart in a table of a key)
+                unshared[i, j] = q.numeric and not lake_sets[cid] & set(q.tokens) and \
+                    not np.nan_to_num(u["header"][0, j]) > 0
                 # true/false only with true/false (from the lake column's own tokens)
                 flag = {"true", "false"}
                 if (bool(q.tokens) and set(q.tokens) <= flag) != \
                         (bool(lake_sets[cid]) and lake_sets[cid] <= flag):
                     S[i, j] = 0.0
+            set_u[i] = np.nan_to_num(u["set"][0])
         best, pairs = brute_alignment(S, min_column, pairs=True)
+        # a key of the query (each value in one cell) aligned with set evidence: the table
+        # holds the query's entities, and numbers sharing none of its values are left out
+        cells = [int(frame.iloc[:, i].notna().sum()) for i in range(len(qcols))]
+        if any(len(qcols[i].tokens) >= 2 and len(qcols[i].tokens) == cells[i]
+               and set_u[i, j] > 0 for i, j in pairs):
+            best, pairs = brute_alignment(np.where(unshared, 0.0, S), min_column, pairs=True)
         # times the chance that two query rows (drawn without replacement) differ on the
         # aligned columns, counted from the frame's rows there (nulls equal); not when the
         # query's rows are all equal
@@ -318,7 +332,6 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
         if pairs and not any(evident[i, j] for i, j in pairs):
             best = 0.0        # numeric pairs of their kind alone list no table
         if best > 0:
-            out.append((int(tid), best / sum(w)))
             done = {i: (int(ids[j]), False) for i, j in pairs}
             names = index.columns["name"].to_numpy()
             for i, q in enumerate(qcols):
@@ -338,8 +351,11 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                         break
             if aligned is not None:
                 aligned[int(tid)] = done
-    out.sort(key=lambda x: (-x[1], x[0]))
-    return out[:k]
+            # no pair (by name too) with set or header evidence: after every other table
+            kind_alone = not any(named_or_shared[i, c - first] for i, (c, _) in done.items())
+            out.append((kind_alone, int(tid), best / sum(w)))
+    out.sort(key=lambda x: (x[0], -x[2], x[1]))
+    return [(t, score) for _, t, score in out[:k]]
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))

@@ -9,7 +9,7 @@ mean of the embedder's unit vectors over a sample of values: TUS's topic vector,
 et al., VLDB 2018, §5.1.3). The statistics: set unionability (TUS §3.1), the cosine of
 column vectors (TUS §5.1.3), format-histogram intersection, 1 - Kolmogorov-Smirnov distance
 of the quantile sketches (D3L, each sketch read as a sample of its points), header 3-gram
-Jaccard.
+Jaccard (0 for names sharing one 3-gram inside longer words: ``names_alike``).
 
 Note:
     - Set unionability is -log10 of the hypergeometric upper tail P(X >= t | X >= 1) (TUS
@@ -461,6 +461,19 @@ def ks_similarity(qa: np.ndarray, qb: np.ndarray) -> np.ndarray:
 
 
 def header_similarity(a: frozenset, b: frozenset) -> float:
+    """Jaccard of two names' 3-grams (header_grams), 0 where they share fewer than
+    ``names_alike`` asks (one 3-gram inside longer words is chance)."""
     if not a or not b:
         return 0.0
-    return len(a & b) / len(a | b)
+    shared = len(a & b)
+    return shared / len(a | b) if names_alike(shared, len(a), len(b)) else 0.0
+
+
+def names_alike(shared, na, nb):
+    """Whether two names sharing ``shared`` of their ``na`` and ``nb`` 3-grams are alike
+    beyond chance: two 3-grams at least (four characters in a row, a word's padding
+    counted: a shared word of two letters), or every 3-gram of one of them (a one-letter
+    name). One 3-gram inside two longer words is what unrelated words share ("persons" and
+    "isonumeric": "son")."""
+    shared = np.asarray(shared)
+    return (shared >= 2) | ((shared >= 1) & (shared >= np.minimum(na, nb)))

@@ -25,6 +25,7 @@ from .plan import UnionPlan, make_union_plan
 
 SHARED_COLUMNS = ("shared values", "query values", "lake values")
 KIND_WORDS = {"numeric": "numbers", "datetime": "date-times"}
+PAIRS_SHOWN = 3         # pairs of an alignment a text repr prints before "and N more"
 
 
 def union_gaps(plan: UnionPlan, report: dict) -> dict:
@@ -82,6 +83,8 @@ class UnionHit:
     shared: dict = field(default_factory=dict)     # query column -> (shared, query's, lake's distinct)
     named: tuple = ()             # query columns aligned by their name (not in the score)
     is_query_table: bool = False  # the table the query's rows come from (listed last)
+    by_kind: bool = False         # no pair shares values beyond chance or a name: ranked after
+    #                               those that do (search/union.py, by_kind)
     _index: object = field(default=None, repr=False, compare=False)
     _frame: object = field(default=None, repr=False, compare=False)
 
@@ -174,6 +177,14 @@ class UnionHit:
     def _pair_text(self, a, b, s, arrow="<-") -> str:
         return f"{a} {arrow} {b} ({s:.2f}{', by name' if a in self.named else ''})"
 
+    def alignment_text(self, shown: int = PAIRS_SHOWN) -> str:
+        """The first ``shown`` pairs of the alignment, then how many more (a text repr's
+        line: a wide table aligns hundreds of columns; alignment_frame lists them)."""
+        pairs = [self._pair_text(a, b, s) for a, b, s in self.alignment]
+        more = len(pairs) - shown
+        return ", ".join(pairs[:shown]) + \
+            (f" and {more} more (hit.alignment_frame())" if more > 0 else "")
+
     @property
     def label(self) -> str:
         """The table's name, marked "(your table)" when the query's rows come from it."""
@@ -237,6 +248,7 @@ class UnionResult(Sequence):
         df = self.to_pandas().drop(columns=["table_id", "is_query_table"])
         df["table"] = [t + (" (your table)" if h.is_query_table else "")   # cut as search's
                        for t, h in zip(clip_all([h.table for h in self.hits]), self.hits)]
+        df["alignment"] = [h.alignment_text() for h in self.hits]
         # the table's rows, not what a union adds (hit.union counts those)
         return (head + "\n" + df.rename(columns={"rows": "table rows"}).to_string(index=False)
                 + notes)

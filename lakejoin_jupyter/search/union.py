@@ -6,9 +6,8 @@ unionability from the exact overlap [TUS §3.1], the cosine of column vectors [T
 format-histogram intersection and 1 - KS distance of numeric sketches [D3L], header 3-grams
 (weak), each a likelihood against the lake's background (the share of a fixed sample of
 lake columns it beats [TUS §5]), combined [TUS's ensemble]. Candidates: the columns sharing
-values (postings) and the nearest vectors (exact); a table's alignment is the max-weight
-matching of query columns to its columns (pairs under ``min_column`` out), scored per query column.
-Note:
+values (postings) and the nearest vectors (exact); a table's alignment: the max-weight matching
+of query columns to its columns (pairs under ``min_column`` out), scored per query column. Note:
     - Ensemble: a weighted mean of sharpened likelihoods, not TUS's max (tuned on development).
     - Background: a sample of lake columns, not all pairs [TUS §3.4], a column out of its own;
       padded to MIN_BACKGROUND with its median, unbeaten under p = 0.05 (``chance_overlap``).
@@ -24,8 +23,9 @@ Note:
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
     - No vector or format evidence: FEW_VALUES values or fewer against more, none shared;
-      numbers barely meeting (KS under NUMBERS_APART), none shared, never align; a table
-      aligned only by numeric pairs without set or header evidence is not listed (``kind_only``).
+      numbers barely meeting (KS under NUMBERS_APART) never align, nor, in a table aligned by a
+      key, with no value and no name in common (``numbers_unshared``); a table of numeric pairs
+      without set or header evidence is not listed (``kind_only``), of none at all ranks last.
     - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
 """
 from __future__ import annotations
@@ -42,7 +42,7 @@ from ..hashing import token_hash64
 from ..index.union_profile import (FORMAT_VERSION, cell_texts, column_vectors, cosine,
                                    format_histogram, format_similarity, header_grams,
                                    grid_size, grid_steps, is_numeric, ks_similarity,
-                                   numeric_grid,
+                                   names_alike, numeric_grid,
                                    numeric_summary_counted, sample_tokens,
                                    set_statistic)
 from ..lake.normalize import normalize_array, normalize_text, render_value
@@ -185,7 +185,8 @@ def header_matrix(gram_sets: list):
 
 def header_similarities(q: frozenset, lp: "LakeProfiles") -> np.ndarray:
     """Jaccard of q's header 3-grams with those of every lake column, counted from the
-    columns of each 3-gram of q (a column sharing none is 0, never visited)."""
+    columns of each 3-gram of q (a column sharing none is 0, never visited); 0 for names
+    not alike beyond chance (``names_alike``: one 3-gram inside longer words)."""
     out = np.zeros(len(lp.header_len))
     known = [lp.grams[g] for g in q if g in lp.grams]
     if not known:
@@ -194,7 +195,8 @@ def header_similarities(q: frozenset, lp: "LakeProfiles") -> np.ndarray:
     inter = np.bincount(np.concatenate([cols[ptr[g]:ptr[g + 1]] for g in known]),
                         minlength=len(out))
     hit = np.flatnonzero(inter)
-    out[hit] = inter[hit] / (len(q) + lp.header_len[hit] - inter[hit])
+    jaccard = inter[hit] / (len(q) + lp.header_len[hit] - inter[hit])
+    out[hit] = np.where(names_alike(inter[hit], len(q), lp.header_len[hit]), jaccard, 0.0)
     return out
 
 
@@ -609,6 +611,29 @@ def kind_only(q: QueryColumn, u: dict, j: int) -> bool:
     return q.numeric and not u["set"][j] > 0 and not u["header"][j] > 0
 
 
+def numbers_unshared(qs: list, shared: np.ndarray, header: np.ndarray) -> np.ndarray:
+    """(len(qs), lake columns): where a numeric query column and a lake column share no
+    value and no name (header likelihood 0). In a table holding the query's entities (a
+    query column whose every value is in one row, a key, aligned with set evidence) such a
+    pair does not align: the same measure of the same entities would share values, and its
+    vector, format and quantile evidence only says that both are numbers of a similar size
+    (populations and GeoNames ids, 49,518..7,626,836 of the same countries). Elsewhere
+    other rows' amounts share no value with the query's (prices with cents) and the pair
+    stays. A same-named column still aligns by the name rule."""
+    numeric = np.array([q.numeric for q in qs], dtype=bool)[:, None]
+    return numeric & (np.asarray(shared) == 0) & ~(np.nan_to_num(header) > 0)
+
+
+def by_kind(u: dict, cols) -> bool:
+    """Whether none of the pairs ``cols`` [(query position, lake column position)] has set
+    or header evidence (likelihood > 0; ``u``: query position -> measure -> likelihoods):
+    the table is aligned by its columns' kind alone (codes of capital letters, words of a
+    shape, numbers of a size), which a table of another domain shares. Such a table is
+    ranked after every table with such a pair, not dropped: a lake table holding other
+    rows of the query's domain (a file cut in two) shares no value either."""
+    return not any(u[i]["set"][j] > 0 or u[i]["header"][j] > 0 for i, j in cols)
+
+
 def row_information(codes: list, positions) -> float:
     """Simpson's index of the query's rows over the columns at ``positions``: the chance
     that two of its rows (drawn at random without replacement) differ there, 1 - sum of
@@ -742,6 +767,7 @@ class UnionCandidate:
     evidence: dict = field(default_factory=dict)   # (query pos, column id) -> {measure: u}
     shared: dict = field(default_factory=dict)     # (query pos, column id) -> (|Q ∩ X|, |Q|, |X|)
     named: set = field(default_factory=set)        # query positions aligned by the name rule
+    by_kind: bool = False       # no pair with set or header evidence: ranked last (by_kind)
 
 
 _BLAS: list = []
@@ -863,6 +889,9 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     S[active] = np.where(kinds_apart(qs, part) | booleans_apart(qs, part)
                          | numbers_apart(ev["numeric"], OV[:, ids]), 0.0,
                          ensemble(Ua, weights, sharpness))
+    unshared = np.zeros_like(S, dtype=bool)     # numbers_unshared, applied to keyed tables
+    unshared[active] = numbers_unshared(qs, OV[:, ids], Ua["header"])
+    keyed = [q.unseen == 1.0 and len(q.tokens) >= 2 for q in qcols]
     C = S.copy()                    # the weights pairs are chosen by (named_choice)
     C[active] = named_choice(S[active], Ua, weights, sharpness)
     R = np.ones_like(S)             # a pair's share in the table's sum (reach_weights)
@@ -876,6 +905,11 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     for t in tables:
         m = int(ncols[t])
         pairs, _ = best_alignment(S[:, pos:pos + m], min_column, C[:, pos:pos + m])
+        drop = unshared[:, pos:pos + m]
+        if drop.any() and any(keyed[i] and U[i]["set"][pos + j] > 0 for i, j in pairs):
+            # the table holds the query's entities: numbers sharing none are another measure
+            pairs, _ = best_alignment(np.where(drop, 0.0, S[:, pos:pos + m]), min_column,
+                                      np.where(drop, 0.0, C[:, pos:pos + m]))
         total = sum(weight[i] * R[i, pos + j] * S[i, pos + j] for i, j in pairs)  # / weight.sum()
         # the information of the alignment: how far it tells the query's rows apart
         aligned = tuple(sorted(i for i, _ in pairs))
@@ -893,7 +927,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
             pairs = sorted(pairs + named)
             c = UnionCandidate(int(t), total / weight.sum(),
                                [(i, int(ids[pos + j]), float(S[i, pos + j])) for i, j in pairs],
-                               named={i for i, _ in named})
+                               named={i for i, _ in named},
+                               by_kind=by_kind(U, [(i, pos + j) for i, j in pairs]))
             c.evidence = {(i, int(ids[pos + j])): {e: float(U[i][e][pos + j]) for e in EVIDENCE}
                           for i, j in pairs}
             c.shared = {(i, int(ids[pos + j])): (int(ov[i][ids[pos + j]]), len(qcols[i].tokens),
@@ -901,7 +936,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
                         for i, j in pairs}
             out.append(c)
         pos += m
-    out.sort(key=lambda c: (-c.score, c.table_id))
+    out.sort(key=lambda c: (c.by_kind, -c.score, c.table_id))     # kind alone: last (by_kind)
     stats = {"candidate_columns": len(cand_cols), "candidate_tables": int(len(tables)),
              "query_columns": len(qcols), "lake_columns": n}
     return out[:k], stats
