@@ -122,7 +122,11 @@ def test_the_configurations_are_named_in_the_order_added_with_their_matches(widg
     counts = _counts_from_matches(fj)
     assert fj.config_matches() == counts and counts[0] == max(counts) == 34
     text = fuzzy.configs_scaled_text(fj.configs, counts=counts)
-    assert f"join functions in the order chosen: {text}: " in repr(fj)
+    assert f"join functions in the order chosen: {text}: " in fj.summary()
+    # the repr's one line: those that joined the most first (newuser19 D4)
+    line = fuzzy.configs_scaled_text(fj.configs, counts=counts, most=fuzzy.HEADLINE_CONFIGS,
+                                     keep=fj.function)
+    assert f"join functions, most matched values first: {line}: " in repr(fj)
     first, *_ = fj.configs
     assert repr(fj).index(f"{first[0]} at {first[1]:.3f}") < repr(fj).index(
         f"{fj.function} again at {fj.threshold:.3f}")
