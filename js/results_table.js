@@ -86,6 +86,13 @@ function fitTails(table, tries = 0) {
   for (const t of tails) widest = Math.max(widest, t.scrollWidth);
   if (widest > 0) {
     table.style.setProperty("--lakejoin-tail", widest + "px");
+    // and of its whole name, which a table with a wrapping column (a transformation
+    // search's programs) gives the name up to 12em ("weather/daily", not "weat…/daily")
+    let full = 0;
+    for (const box of table.querySelectorAll(".lakejoin-middle")) {
+      full = Math.max(full, [...box.children].reduce((w, c) => w + c.scrollWidth, 0));
+    }
+    table.style.setProperty("--lakejoin-full", full + "px");
     requestAnimationFrame(() => cutTails(table));
     if (typeof ResizeObserver === "function") {
       const watch = new ResizeObserver(() => {
@@ -206,7 +213,7 @@ function render({ model, el }) {
       focusIndex = selected >= 0 && selected < rows.length ? selected : 0;
     }
     const table = document.createElement("table");
-    table.className = "lakejoin-table";
+    table.className = "lakejoin-table" + (columns.some((c) => c.wrap) ? " lakejoin-has-wrap" : "");
     table.setAttribute("role", "grid");
     table.setAttribute("aria-label", "joinable columns, ranked");
     table.setAttribute("aria-rowcount", String(rows.length + 1));

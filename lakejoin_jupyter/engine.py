@@ -1177,8 +1177,10 @@ def hit_card_html(h: Hit) -> str:
                        + (f"<b>{len(equal):,} equal</b>: {sample(equal)}" if equal else ""))
         values = (f"<div class='lakejoin-values'>{matched}"
                   + (f"<br><b>not matched ({len(u):,}):</b> {sample(u)}" if u else "") + "</div>")
+    # its lines wrap within the cell, a long name anywhere (a narrow notebook cut them at
+    # the card's right edge)
     return (f"<div class='lj-card' style='border:1px solid #ccd;border-radius:6px;padding:8px 12px;"
-            f"max-width:760px'><div style='font-size:1.1em'><b>{esc(h.table)}</b> &middot; "
+            f"max-width:min(760px, 100%);box-sizing:border-box;overflow-wrap:anywhere'><div style='font-size:1.1em'><b>{esc(h.table)}</b> &middot; "
             f"{esc(_columns_label(h))}{mark}</div>"
             + "".join(f"<div>{x}</div>" for x in lines if x) + table + values + "</div>")
 
@@ -1627,14 +1629,14 @@ def _hit_row_html(h: Hit, q: Query) -> str:
         key = f"<span title='{html.escape(h.key_warning)}' style='color:#b35900'>\u26a0 {key}</span>"
     n_add = h._engine.n_added(h) if h._engine is not None else None
     return (f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}{mark}</td>"
-            f"<td>{html.escape(_columns_label(h))}{_program_label(h)}</td>"
+            f"<td>{html.escape(_columns_label(h))}</td>"
             f"<td style='text-align:right'>{'' if h.overlap is None else f'{h.overlap:,}'}</td>"
             f"<td>{_bar(c)} {percent(c)}{'' if h.exact else ' (est.)'}</td>"
             f"<td style='text-align:right'>{'' if h.lake_rows is None else f'{h.lake_rows:,}'}</td>"
             f"<td style='text-align:right;{fan_style}'>{fan}</td><td>{cover}</td>"
             f"<td style='text-align:right'>{rows}</td>"
             f"<td style='text-align:right'>{'' if n_add is None else f'+{n_add}'}</td>"
-            f"<td>{key}</td></tr>")
+            f"<td>{key}</td></tr>" + _program_row(h))
 
 
 def _dates_as_text(samples) -> bool:
@@ -1649,13 +1651,17 @@ def _dates_as_text(samples) -> bool:
     return bool(order_keys(values).notna().all())
 
 
-def _program_label(h: Hit) -> str:
-    """A "Needs a transformation" hit's program under its column name."""
+def _program_row(h: Hit) -> str:
+    """A "Needs a transformation" hit's program, in a row of its own under the hit's,
+    across the table (in the column's cell, between the figures, it wrapped a word a
+    line)."""
     if "program" not in h.details:
         return ""
     side = "query" if h.details.get("direction") == "query -> lake" else "lake"
-    return (f"<br><span style='color:#555'>after <code>{html.escape(h.details['program'])}"
-            f"</code> ({side} side, on normalized values)</span>")
+    return (f"<tr><td></td><td colspan='10' style='text-align:left;color:#555;"
+            f"white-space:normal'>after <code style='white-space:normal'>"
+            f"{html.escape(h.details['program'])}</code> ({side} side, on normalized "
+            f"values)</td></tr>")
 
 
 # ---------------------------------------------------------------------- engine

@@ -487,10 +487,16 @@ def test_info_counts_the_added_tables_as_lakejoin_info(ip, tmp_path, capsys):
         assert "1 added generation(s): g0001" in text
         assert cli(["info", str(out)] + extra.split()) == 0
         printed = capsys.readouterr().out.splitlines()
-        report = printed[:printed.index("  search methods:")] + [
-            x for x in printed[printed.index("  search methods:"):]
-            if not x.startswith("    ") and "search methods:" not in x
-            and "table union search" not in x]
-        assert text.split("\n\nSearch methods:")[0].splitlines() == report
+        # less its search methods (the magic shows them in a table of its own)
+        start = printed.index("  search methods:")
+        end = start + 1
+        while printed[end].startswith("    "):
+            end += 1
+        report = [x for x in printed[:start] + printed[end:] if "table union search" not in x]
+        shown = text.split("\n\nSearch methods:")[0].splitlines()
+        hint = [x for x in shown if x.startswith("  tables: 2, e.g.")]   # the magic's own hint
+        assert hint == ([] if extra else ["  tables: 2, e.g. 'a' (`%lakejoin info --tables` "
+                                          "lists them)"])
+        assert [x for x in shown if x not in hint] == [
+            x for x in report if not x.startswith("  tables: 2, e.g.")]
         assert ("weather/daily  indexed  2 rows  [day, rain]" in text) == bool(extra)
-    assert "%lakejoin info --tables" in magic(ip, "info")._repr_html_()
