@@ -1142,13 +1142,16 @@ def hit_card_html(h: Hit) -> str:
         if h.key_warning:
             kind += f" <span style='color:#b35900'>&#9888; {esc(h.key_warning)}</span>"
         lines.append(kind)
-    cols = "".join(f"<tr><td>{esc(a.name)}</td><td>{esc(a.shown_type)}</td>"
-                   f"<td style='text-align:right'>{a.null_share:.0%}</td></tr>"
+    # (a name may break anywhere, as the card's lines; a type at its spaces, a share not)
+    cols = "".join(f"<tr><td>{esc(a.name)}</td><td style='overflow-wrap:normal'>"
+                   f"{esc(a.shown_type)}</td><td style='text-align:right;white-space:nowrap'>"
+                   f"{a.null_share:.0%}</td></tr>"
                    for a in added[:CARD_COLUMNS])
     more = (f"<div style='color:#777'>and {len(added) - CARD_COLUMNS} more</div>"
             if len(added) > CARD_COLUMNS else "")
-    table = (f"<table class='lj-card-cols'><thead><tr><th>adds column</th><th>type</th>"
-             f"<th>null</th></tr></thead><tbody>{cols}</tbody></table>{more}" if added else
+    table = (f"<table class='lj-card-cols'><thead><tr><th>adds column</th>"
+             f"<th style='overflow-wrap:normal'>type</th><th style='white-space:nowrap'>null"
+             f"</th></tr></thead><tbody>{cols}</tbody></table>{more}" if added else
              "<div>adds no column</div>")
     values = ""
     if q is not None and h._engine is not None:

@@ -150,11 +150,15 @@ def test_a_threshold_at_the_largest_distance_says_it_joins_every_value():
     fj = _join(NAMES + JUNK, 0.6)
     top = [(f, t) for f, t in fj.configs if t >= fuzzy.distance_range(f) - 5e-4]
     assert top, fj.configs
+    made = dict(zip(fj.configs, fj.config_matches()))
     for f, t in top:
         assert (fj._cands[f].r_dist[np.isfinite(fj._cands[f].r_dist)] <= t).all()
-        assert f"{f} again at {t:.3f} (of 0..1.41, its largest distance: every value joins " \
-               f"its nearest;" in repr(fj) or f"{f} at {t:.3f} (of 0..1.41, its largest " \
-               f"distance" in repr(fj)
+        # the summary names each; the repr's one line those that joined a value (newuser19
+        # D4: one that joined none is among "and N more")
+        for text in [fj.summary()] + ([repr(fj)] if made[(f, t)] else []):
+            assert f"{f} again at {t:.3f} (of 0..1.41, its largest distance: every value " \
+                   f"joins its nearest;" in text or f"{f} at {t:.3f} (of 0..1.41, its " \
+                   f"largest distance" in text
         assert f"{f} at {t:.3f} (its largest distance)" in fuzzy._configs_text(fj.configs)
     # the repr's one line cuts the long chosen list, the summary names every configuration
     assert len(fj.configs) > fuzzy.HEADLINE_CONFIGS + 1 and "more joining" in repr(fj)
