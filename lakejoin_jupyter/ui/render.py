@@ -104,7 +104,8 @@ def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10,
     """The first ``max_rows`` rows as HTML, with the frame's size under them (``total_rows``:
     the table's rows, when ``df`` is its first rows); ``index``: show pandas' index."""
     head = df.head(max_rows)
-    cap = f"<div style='font-weight:600;margin-top:6px'>{html.escape(caption)}</div>" if caption else ""
+    cap = (f"<div style='font-weight:600;margin-top:6px;overflow-wrap:anywhere'>"
+           f"{html.escape(caption)}</div>" if caption else "")
     more = f"<div style='color:#666'>{shape_text(df, max_rows, total_rows, '&times;')}</div>"
     return cap + head.to_html(max_cols=14, notebook=True, escape=True, na_rep="",
                               index=index, formatters=_decimals(df)) + more
