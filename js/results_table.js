@@ -86,15 +86,35 @@ function fitTails(table, tries = 0) {
   for (const t of tails) widest = Math.max(widest, t.scrollWidth);
   if (widest > 0) {
     table.style.setProperty("--lakejoin-tail", widest + "px");
-    requestAnimationFrame(() => cutTails(table));
+    // and of its whole name, which a table with a wrapping column (a transformation
+    // search's programs) gives the name up to 12em ("weather/daily", not "weat…/daily")
+    let full = 0;
+    for (const box of table.querySelectorAll(".lakejoin-middle")) {
+      full = Math.max(full, [...box.children].reduce((w, c) => w + c.scrollWidth, 0));
+    }
+    table.style.setProperty("--lakejoin-full", full + "px");
+    requestAnimationFrame(() => { wholeNames(table); cutTails(table); });
     if (typeof ResizeObserver === "function") {
       const watch = new ResizeObserver(() => {
-        if (table.isConnected) cutTails(table);
+        if (table.isConnected) { wholeNames(table); cutTails(table); }
         else watch.disconnect();                  // a table redrawn since
       });
       watch.observe(table);
     }
   } else if (tails.length && tries < 600) requestAnimationFrame(() => fitTails(table, tries + 1));
+}
+
+// A table with a wrapping column gives its names their whole width (lakejoin-has-wrap)
+// only where every column still fits its box: tried again when the box's width changes
+// (not when the table's does, which the try itself changes)
+function wholeNames(table) {
+  const box = table.parentElement;
+  if (!table.classList.contains("lakejoin-wraps") || !box) return;
+  const width = box.clientWidth;
+  if (table.lakejoinBoxWidth === width) return;
+  table.lakejoinBoxWidth = width;
+  table.classList.add("lakejoin-has-wrap");
+  if (table.getBoundingClientRect().width > width + 1) table.classList.remove("lakejoin-has-wrap");
 }
 
 // A last part wider than its cell is cut in its middle, as the CLI cuts a name
@@ -206,7 +226,7 @@ function render({ model, el }) {
       focusIndex = selected >= 0 && selected < rows.length ? selected : 0;
     }
     const table = document.createElement("table");
-    table.className = "lakejoin-table";
+    table.className = "lakejoin-table" + (columns.some((c) => c.wrap) ? " lakejoin-wraps" : "");
     table.setAttribute("role", "grid");
     table.setAttribute("aria-label", "joinable columns, ranked");
     table.setAttribute("aria-rowcount", String(rows.length + 1));

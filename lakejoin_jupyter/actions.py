@@ -400,8 +400,9 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     ranges = {"threshold": (0.0, top, f"of 0..{top:.2f}, the distances of join function "
                                       f"{fj.function}"
                                       + (f" (its {len(own)} chosen thresholds move together; at "
-                                         f"{max(own):.3f}, the largest, it joins as chosen)"
-                                         if len(own) > 1 else "")
+                                         f"{fj.threshold:.3f}, the largest that matched a "
+                                         f"value, it joins as chosen)"
+                                         if len(own) > 1 and fj.threshold is not None else "")
                                       + (f"; kept beside it: {configs_scaled_text(kept)}"
                                          if kept else ""))}
     estimates = {"join functions": fuzzy_estimates_table(fj.functions)}
@@ -529,11 +530,14 @@ def fuzzy_estimates_table(df: pd.DataFrame) -> pd.DataFrame:
             start.append(first)
         last = np.r_[np.asarray(start[1:]) != np.asarray(start[:-1]), True]
         out = out.assign(threshold=start)[last].reset_index(drop=True)
+    decimals = {}
     for col in out.columns:
         if col == "matches":
             out[col] = out[col].round().astype("Int64")
         elif col != "function":
-            out[col] = out[col].astype(float).round(1 if col == "est_true" else 3) + 0.0
+            decimals[col] = 1 if col == "est_true" else 3
+            out[col] = out[col].astype(float).round(decimals[col]) + 0.0
+    out.attrs["decimals"] = decimals      # shown with as many decimals (ui/render.py)
     return out
 
 

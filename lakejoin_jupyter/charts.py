@@ -110,11 +110,19 @@ def coverage_frame(hit, query_frame=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+TITLE_CHAR_PX = 7.5       # a chart title's letter (13 px bold), on average, in pixels
+
+
 def coverage_chart(hit, query_frame=None, width: int = 360):
     """Stacked bars: how many of the query's values (and rows) find a partner in the hit."""
     import altair as alt
     df = coverage_frame(hit, query_frame)
-    title = f"Coverage of {', '.join(map(str, hit.query_columns))} by {hit.table.rsplit('/', 1)[-1]}"
+    from .formats import clip
+    start = f"Coverage of {', '.join(map(str, hit.query_columns))} by "
+    # no wider than the chart with its labels (TITLE_CHAR_PX a bold title letter): a long
+    # name is cut in its middle, as the results list cuts it, not by the chart's edge
+    room = max(12, int((width + 80) / TITLE_CHAR_PX) - len(start))
+    title = start + clip(hit.table.rsplit("/", 1)[-1], room)
     return (alt.Chart(df, title=title).mark_bar()
             .encode(x=alt.X("sum(count):Q", stack="normalize", title="share",
                             axis=alt.Axis(format="%", values=[0, 0.25, 0.5, 0.75, 1])),

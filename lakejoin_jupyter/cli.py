@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ._version import __version__
 from .formats import RANK_WORDS, clip_all
+from .index_report import example_name
 from .errors import LakeJoinError, LakeJoinWarning
 from .join.plan import AGGREGATES, DATE_READING_HELP, DATE_READINGS
 from .search.registry import parse_option_items
@@ -438,7 +439,7 @@ def _read_query_table(engine, table: str, own: str = OWN_TABLE):
     if not table.strip():
         raise LakeJoinError("--table is empty: name a file (CSV, TSV, Parquet, JSON lines) or "
                             "a table of the index (its path in the lake without the "
-                            "extension, e.g. " + repr(_example_name(engine)) + ").")
+                            "extension, e.g. " + repr(example_name(engine)) + ").")
     p = Path(table)
     if p.exists():
         lake_name = _lake_table_of_file(engine, p)
@@ -475,7 +476,7 @@ def _read_query_table(engine, table: str, own: str = OWN_TABLE):
         f"No file {table} (relative to {Path.cwd()}) and no table of that name or path "
         f"in the index: give the path of a CSV, TSV, Parquet or JSON-lines file, or a "
         f"table's name (its path in the lake without the extension, e.g. "
-        f"{(near or [_example_name(engine)])[0]!r})"
+        f"{(near or [example_name(engine)])[0]!r})"
         + (f"; similar names: {', '.join(near)}" if near else "")
         + f". `lakejoin info {engine.index.path} --tables` lists the tables."
         + (f" (Here -t is --table; a minimum containment of {table} is --threshold {table}, "
@@ -488,13 +489,6 @@ def _is_fraction(text: str) -> bool:
         return 0.0 <= float(text) <= 1.0
     except ValueError:
         return False
-
-
-def _example_name(engine) -> str:
-    """A table name to show as an example: an indexed one (a skipped file is no table)."""
-    t = engine.index.tables
-    names = t.loc[t["status"] == "indexed", "name"]
-    return str(names.iloc[0]) if len(names) else "folder/table"
 
 
 def _lake_table_of_file(engine, path: Path) -> str | None:
@@ -833,60 +827,13 @@ def _info(args, parser) -> int:
     except IndexVersionError as e:          # an older index: what it holds, then the rebuild
         return _info_of_older(args, e)
     info = engine.info()           # the lake's changes in its advice, not also as a warning
-    ix = engine.index
     if args.json:
         info["method_options"] = {m.name: [dataclasses.asdict(p) for p in m.params]
                                   for m in engine.methods()}
         print(json.dumps(info, indent=1, default=str))
         return 0
-    c = info["counts"]
-    print(f"Index {info['path']}")
-    print(f"  built {info['created']} from {info['lake']}")
-    print(f"  {len(ix.tables)} tables ({int((ix.tables['status'] == 'indexed').sum())} indexed), "
-          f"{ix.n_sets:,} columns, {c['tokens']:,} distinct values in the base, "
-          f"{c['postings']:,} postings")
-    if info["generations"]:
-        print(f"  {len(info['generations'])} added generation(s): {', '.join(info['generations'])}")
-    print(f"  components: {', '.join(info['components'])}")
-    print("  search methods:")
-    for m in engine.methods():
-        print(f"    {m.name:<16} {m.shown_kind:<12} {m.label}")
-        if m.params:
-            print(f"    {'':<16} options (-O NAME=VALUE): " + ", ".join(
-                f"{p.name}={'auto' if p.default is None else p.default}" for p in m.params))
-    for m, how in engine.missing_methods():
-        print(f"    ({m.name}: needs component(s) {', '.join(m.requires)}; {how})")
-    if "union" in info["components"]:
-        print("  table union search: `lakejoin union` (component union)")
-    else:
-        print("  (table union search, `lakejoin union`: needs component union; rebuild "
-              "with --with union)")
-    if info["skipped"]:
-        print(f"  skipped {len(info['skipped'])} file(s):")
-        for s in info["skipped"]:
-            print(f"    {s['path']}: {s['reason']}")
-    if info["left_out"]:
-        from .indexing.pipeline import left_out_lines
-        for line in left_out_lines([(x["path"], x["reason"]) for x in info["left_out"]]):
-            print("  " + line[0].lower() + line[1:])
-    for text in info["advice"]:         # a lake change among them, with its rebuild command
-        print(f"  {text}")
-    if args.tables:
-        print("  tables (name, status, rows, columns):")
-        repeated = ix.tables["name"].duplicated(keep=False)
-        for t, again in zip(ix.tables.sort_values("name").itertuples(),
-                            repeated[ix.tables.sort_values("name").index]):
-            cols = ix.columns.loc[ix.columns["table_id"] == t.table_id, "name"].tolist() \
-                if t.status == "indexed" else []
-            # names cut where they differ would read alike: cut in the part they share
-            shown = ", ".join(clip_all(cols[:6], fallback="shared")) + (
-                f", ... ({len(cols)})" if len(cols) > 6 else "")
-            # a name two tables share (an --add older than the check): their files tell apart
-            where = f"  ({t.uri}, generation {t.generation})" if again else ""
-            print(f"    {t.name}  {t.status}  {int(t.n_rows or 0):,} rows  [{shown}]{where}")
-    elif len(ix.tables):
-        print(f"  tables: {len(ix.tables)}, e.g. {_example_name(engine)!r} "
-              "(--tables lists them; a name is what `lakejoin search --table` takes)")
+    from .index_report import index_lines
+    print("\n".join(index_lines(engine, info, tables=args.tables)))
     if args.verify:
         print("  checksums: all files verified")
     return 0

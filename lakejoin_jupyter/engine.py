@@ -1142,13 +1142,16 @@ def hit_card_html(h: Hit) -> str:
         if h.key_warning:
             kind += f" <span style='color:#b35900'>&#9888; {esc(h.key_warning)}</span>"
         lines.append(kind)
-    cols = "".join(f"<tr><td>{esc(a.name)}</td><td>{esc(a.shown_type)}</td>"
-                   f"<td style='text-align:right'>{a.null_share:.0%}</td></tr>"
+    # (a name may break anywhere, as the card's lines; a type at its spaces, a share not)
+    cols = "".join(f"<tr><td>{esc(a.name)}</td><td style='overflow-wrap:normal'>"
+                   f"{esc(a.shown_type)}</td><td style='text-align:right;white-space:nowrap'>"
+                   f"{a.null_share:.0%}</td></tr>"
                    for a in added[:CARD_COLUMNS])
     more = (f"<div style='color:#777'>and {len(added) - CARD_COLUMNS} more</div>"
             if len(added) > CARD_COLUMNS else "")
-    table = (f"<table class='lj-card-cols'><thead><tr><th>adds column</th><th>type</th>"
-             f"<th>null</th></tr></thead><tbody>{cols}</tbody></table>{more}" if added else
+    table = (f"<table class='lj-card-cols'><thead><tr><th>adds column</th>"
+             f"<th style='overflow-wrap:normal'>type</th><th style='white-space:nowrap'>null"
+             f"</th></tr></thead><tbody>{cols}</tbody></table>{more}" if added else
              "<div>adds no column</div>")
     values = ""
     if q is not None and h._engine is not None:
@@ -1177,8 +1180,10 @@ def hit_card_html(h: Hit) -> str:
                        + (f"<b>{len(equal):,} equal</b>: {sample(equal)}" if equal else ""))
         values = (f"<div class='lakejoin-values'>{matched}"
                   + (f"<br><b>not matched ({len(u):,}):</b> {sample(u)}" if u else "") + "</div>")
+    # its lines wrap within the cell, a long name anywhere (a narrow notebook cut them at
+    # the card's right edge)
     return (f"<div class='lj-card' style='border:1px solid #ccd;border-radius:6px;padding:8px 12px;"
-            f"max-width:760px'><div style='font-size:1.1em'><b>{esc(h.table)}</b> &middot; "
+            f"max-width:min(760px, 100%);box-sizing:border-box;overflow-wrap:anywhere'><div style='font-size:1.1em'><b>{esc(h.table)}</b> &middot; "
             f"{esc(_columns_label(h))}{mark}</div>"
             + "".join(f"<div>{x}</div>" for x in lines if x) + table + values + "</div>")
 
@@ -1624,14 +1629,14 @@ def _hit_row_html(h: Hit, q: Query) -> str:
         key = f"<span title='{html.escape(h.key_warning)}' style='color:#b35900'>\u26a0 {key}</span>"
     n_add = h._engine.n_added(h) if h._engine is not None else None
     return (f"<tr><td>{h.rank}</td><td>{html.escape(h.table)}{mark}</td>"
-            f"<td>{html.escape(_columns_label(h))}{_program_label(h)}</td>"
+            f"<td>{html.escape(_columns_label(h))}</td>"
             f"<td style='text-align:right'>{'' if h.overlap is None else f'{h.overlap:,}'}</td>"
             f"<td>{_bar(c)} {percent(c)}{'' if h.exact else ' (est.)'}</td>"
             f"<td style='text-align:right'>{'' if h.lake_rows is None else f'{h.lake_rows:,}'}</td>"
             f"<td style='text-align:right;{fan_style}'>{fan}</td><td>{cover}</td>"
             f"<td style='text-align:right'>{rows}</td>"
             f"<td style='text-align:right'>{'' if n_add is None else f'+{n_add}'}</td>"
-            f"<td>{key}</td></tr>")
+            f"<td>{key}</td></tr>" + _program_row(h))
 
 
 def _dates_as_text(samples) -> bool:
@@ -1646,13 +1651,17 @@ def _dates_as_text(samples) -> bool:
     return bool(order_keys(values).notna().all())
 
 
-def _program_label(h: Hit) -> str:
-    """A "Needs a transformation" hit's program under its column name."""
+def _program_row(h: Hit) -> str:
+    """A "Needs a transformation" hit's program, in a row of its own under the hit's,
+    across the table (in the column's cell, between the figures, it wrapped a word a
+    line)."""
     if "program" not in h.details:
         return ""
     side = "query" if h.details.get("direction") == "query -> lake" else "lake"
-    return (f"<br><span style='color:#555'>after <code>{html.escape(h.details['program'])}"
-            f"</code> ({side} side, on normalized values)</span>")
+    return (f"<tr><td></td><td colspan='10' style='text-align:left;color:#555;"
+            f"white-space:normal'>after <code style='white-space:normal'>"
+            f"{html.escape(h.details['program'])}</code> ({side} side, on normalized "
+            f"values)</td></tr>")
 
 
 # ---------------------------------------------------------------------- engine

@@ -1475,3 +1475,58 @@ def test_a_long_last_part_is_cut_in_its_middle(lab, browser, ui, width):
     assert long[0]["tail"] != long[1]["tail"], long
     assert {r["tail"].rsplit("\u2026", 1)[1][-5:] for r in long} == {"i_cut", "01-11"}, long
     page.close()
+
+
+NARROW_CARD_JS = """() => {
+    // how far the selected hit's card, its parts and the coverage chart's title reach past
+    // the widget's right edge, and the results box: its width, its table's, its shadows
+    const w = document.querySelector('.lakejoin-widget');
+    const right = w.getBoundingClientRect().right;
+    const card = w.querySelector('.lakejoin-detail .lj-card');
+    const past = [...card.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > right + 1)
+        .map(e => e.tagName + ': ' + e.textContent.slice(0, 40));
+    const chart = w.querySelector('.lakejoin-chart');
+    const title = chart.querySelector('.role-title-text text');
+    const box = w.querySelector('.lakejoin-results');
+    return {card: card.getBoundingClientRect().right - right, past,
+            title: title.getBoundingClientRect().right - chart.getBoundingClientRect().right,
+            titleText: title.textContent, chartScrolls: chart.scrollWidth > chart.clientWidth + 1,
+            box: box.clientWidth, table: box.querySelector('table').scrollWidth,
+            shadows: (getComputedStyle(box).backgroundImage.match(/radial-gradient/g) || []).length,
+            bars: [...box.querySelectorAll('.lakejoin-bar')].filter(b => b.offsetWidth > 0).length};
+}"""
+
+
+@pytest.mark.parametrize("ui,width", [("jupyterlab", 900), ("notebook7", 600)])
+def test_a_long_named_hits_card_wraps_in_a_narrow_notebook(lab, browser, ui, width):
+    """newuser19 D13: JupyterLab at 900 px with the file browser open: the card of a hit
+    whose table has a long name grew to the name's width and was cut at the widget's edge
+    (its title, "41 shared values (100% of the query's disti", the fan-out warning), the
+    chart's title too; the results list hid its last columns with no sign it scrolls. Now
+    the card's lines wrap within the widget, the chart's title is cut in its name's middle
+    within the chart, and the list (under 600 px) drops its bars and shows a shadow at the
+    edge that hides columns."""
+    name = f"narrow-card-{ui}.ipynb"
+    cells = ["%load_ext lakejoin_jupyter\n" + LONG_LAKE,
+             "%lakejoin index long_lake --out long.index --overwrite --quiet\n"
+             "%lakejoin open long.index",
+             "%lakejoin ui fifa.country"]
+    page = open_new_notebook(lab, browser, ui, name, cells, width, 1000,
+                             sidebar=_open_sidebar(ui) if ui == "jupyterlab" else None)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    row = w.locator("tr.lakejoin-row[data-table^='wide/world_development']").first
+    row.wait_for(timeout=300_000)
+    row.click()
+    w.locator(".lakejoin-detail .lj-card").first.wait_for(timeout=120_000)
+    w.locator(".lakejoin-detail .vega-embed .role-title-text").first.wait_for(timeout=120_000)
+    page.wait_for_timeout(1000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shoot(page, w.locator(".lakejoin-detail"), ARTIFACTS / f"narrow-card-{ui}-{width}.png")
+    got = page.evaluate(NARROW_CARD_JS)
+    assert got["card"] <= 1 and got["past"] == [], got
+    assert got["title"] <= 1 and not got["chartScrolls"], got
+    assert "\u2026" in got["titleText"], got                  # the name cut in its middle
+    assert got["box"] < 600 and got["bars"] == 0, got          # narrow indeed: no bars
+    assert got["table"] <= got["box"] + 1 or got["shadows"] == 2, got
+    page.close()

@@ -122,7 +122,11 @@ def test_the_configurations_are_named_in_the_order_added_with_their_matches(widg
     counts = _counts_from_matches(fj)
     assert fj.config_matches() == counts and counts[0] == max(counts) == 34
     text = fuzzy.configs_scaled_text(fj.configs, counts=counts)
-    assert f"join functions in the order chosen: {text}: " in repr(fj)
+    assert f"join functions in the order chosen: {text}: " in fj.summary()
+    # the repr's one line: those that joined the most first (newuser19 D4)
+    line = fuzzy.configs_scaled_text(fj.configs, counts=counts, most=fuzzy.HEADLINE_CONFIGS,
+                                     keep=fj.function)
+    assert f"join functions, most matched values first: {line}: " in repr(fj)
     first, *_ = fj.configs
     assert repr(fj).index(f"{first[0]} at {first[1]:.3f}") < repr(fj).index(
         f"{fj.function} again at {fj.threshold:.3f}")
@@ -146,11 +150,15 @@ def test_a_threshold_at_the_largest_distance_says_it_joins_every_value():
     fj = _join(NAMES + JUNK, 0.6)
     top = [(f, t) for f, t in fj.configs if t >= fuzzy.distance_range(f) - 5e-4]
     assert top, fj.configs
+    made = dict(zip(fj.configs, fj.config_matches()))
     for f, t in top:
         assert (fj._cands[f].r_dist[np.isfinite(fj._cands[f].r_dist)] <= t).all()
-        assert f"{f} again at {t:.3f} (of 0..1.41, its largest distance: every value joins " \
-               f"its nearest;" in repr(fj) or f"{f} at {t:.3f} (of 0..1.41, its largest " \
-               f"distance" in repr(fj)
+        # the summary names each; the repr's one line those that joined a value (newuser19
+        # D4: one that joined none is among "and N more")
+        for text in [fj.summary()] + ([repr(fj)] if made[(f, t)] else []):
+            assert f"{f} again at {t:.3f} (of 0..1.41, its largest distance: every value " \
+                   f"joins its nearest;" in text or f"{f} at {t:.3f} (of 0..1.41, its " \
+                   f"largest distance" in text
         assert f"{f} at {t:.3f} (its largest distance)" in fuzzy._configs_text(fj.configs)
     # the repr's one line cuts the long chosen list, the summary names every configuration
     assert len(fj.configs) > fuzzy.HEADLINE_CONFIGS + 1 and "more joining" in repr(fj)

@@ -462,3 +462,41 @@ def test_index_minhash_seed_and_mate_bits(ip, tmp_path, capsys):
         magic(ip, f"index '{lake}' --out '{out}' --reuse --mate-bits 128")
     magic(ip, f"index '{lake}' --out '{out}' --reuse --minhash-seed 7 --quiet")
     assert "Opened the existing index" in capsys.readouterr().out
+
+
+@pytest.mark.spark
+def test_info_counts_the_added_tables_as_lakejoin_info(ip, tmp_path, capsys):
+    """newuser19 D11: after ``--add``, ``%lakejoin info`` gave the base's counts (1 of 1
+    tables, 1 column) and no generation, and refused ``--tables``. By hand: a lake of one
+    table (one column) and one added (two columns): 2 tables, 3 columns, 1 generation;
+    the magic's report is ``lakejoin info``'s, line for line (its methods in a table)."""
+    from lakejoin_jupyter.cli import main as cli
+    from lakejoin_jupyter.config import BuildSettings
+    from lakejoin_jupyter.indexing.pipeline import build
+    lake = write_lake(tmp_path / "lake", {"a.csv": "code\nFR\nDE\n"})
+    new = write_lake(tmp_path / "new", {"weather/daily.csv": "day,rain\n3/3/24,1\n3/4/24,0\n"})
+    out = tmp_path / "lake.index"
+    build(lake, out, progress=False, settings=BuildSettings(num_perm=64))
+    build(new, out, progress=False, settings=BuildSettings(num_perm=64), add=True)
+    magic(ip, f"open '{out}'")
+    capsys.readouterr()
+    for extra in ("", " --tables"):
+        data, _ = ip.display_formatter.format(magic(ip, "info" + extra))
+        text = data["text/plain"]
+        assert "2 tables (2 indexed), 3 columns" in text
+        assert "1 added generation(s): g0001" in text
+        assert cli(["info", str(out)] + extra.split()) == 0
+        printed = capsys.readouterr().out.splitlines()
+        # less its search methods (the magic shows them in a table of its own)
+        start = printed.index("  search methods:")
+        end = start + 1
+        while printed[end].startswith("    "):
+            end += 1
+        report = [x for x in printed[:start] + printed[end:] if "table union search" not in x]
+        shown = text.split("\n\nSearch methods:")[0].splitlines()
+        hint = [x for x in shown if x.startswith("  tables: 2, e.g.")]   # the magic's own hint
+        assert hint == ([] if extra else ["  tables: 2, e.g. 'a' (`%lakejoin info --tables` "
+                                          "lists them)"])
+        assert [x for x in shown if x not in hint] == [
+            x for x in report if not x.startswith("  tables: 2, e.g.")]
+        assert ("weather/daily  indexed  2 rows  [day, rain]" in text) == bool(extra)

@@ -104,8 +104,8 @@ def test_advice_after_a_lake_change_and_a_deleted_table(spark, tmp_path, capsys)
     write_lake(lake, {"late.csv": codes})
     advice = e.advice()
     assert len(advice) == 1 and "late.csv" in advice[0] and want in advice[0]
-    from lakejoin_jupyter.ui.render import _info_rows
-    assert ("advice", advice[0]) in _info_rows(e.info())       # %lakejoin info
+    from lakejoin_jupyter.index_report import index_lines
+    assert "  " + advice[0] in index_lines(e, e.info(), methods=False)   # %lakejoin info
     capsys.readouterr()
     assert cli(["info", str(out)]) == 0                         # lakejoin info: once
     said = capsys.readouterr()

@@ -488,26 +488,37 @@ def _configs_text(configs) -> str:
                                                  else "") for f, t in configs)
 
 
+SHOWN_ROUNDING = 5e-4   # thresholds are shown to 3 decimals: one typed as shown is the chosen one
 HEADLINE_CONFIGS = 5     # chosen configurations the repr names before "and N more"
 
 
 def configs_scaled_text(configs, counts=None, most=None, keep=None) -> str:
-    """(join function, threshold) pairs in their order, each with its own function's
-    distances: "f at 0.371 (of 0..1.00), g at 1.200 (of 0..1.41)" (functions measure on
-    different scales); a function chosen again at another threshold says so ("f again at
-    0.400 (of 0..1.00)"). A threshold at its function's largest distance says that every
-    value joins its nearest there; ``counts`` (one per configuration): the matched values
-    it joined, as matches() attributes them; ``most``: the first that many (and those of
-    the function ``keep``, the one a threshold given by hand moves, and any at its largest
-    distance), then how many more and what they joined."""
+    """(join function, threshold) pairs, each with its own function's distances: "f at
+    0.371 (of 0..1.00), g at 1.200 (of 0..1.41)" (functions measure on different scales);
+    a function named again at another threshold says so ("f again at 0.400 (of
+    0..1.00)"). A threshold at its function's largest distance says that every value
+    joins its nearest there; ``counts`` (one per configuration): the matched values it
+    joined, as matches() attributes them. Without ``most``, in the order of ``configs``;
+    with ``most`` (one line), those that joined the most matched values first (the order
+    of ``configs`` on a tie, those that joined none last), the first that many named (and
+    those of the function ``keep``, the one a threshold given by hand moves, and any at
+    its largest distance, when they joined a value), then how many more and what they
+    joined."""
+    order = list(range(len(configs)))
+    if most is not None and counts is not None:
+        order.sort(key=lambda i: -counts[i])
     cut = most is not None and len(configs) > most + 1
-    left = [i for i, (f, t) in enumerate(configs)
-            if cut and i >= most and f != keep and not at_largest(f, t)]
+
+    def named_anyway(i):
+        f, t = configs[i]
+        return (f == keep or at_largest(f, t)) and (counts is None or counts[i] > 0)
+    left = [i for rank, i in enumerate(order) if cut and rank >= most and not named_anyway(i)]
     seen = set()
     out = []
-    for i, (f, t) in enumerate(configs):
+    for i in order:
         if i in left:       # not named: a later one of its function is not "again"
             continue
+        f, t = configs[i]
         again = f in seen
         seen.add(f)
         notes = f"of 0..{distance_range(f):.2f}" + (
@@ -679,6 +690,20 @@ def hub_capped(cands: dict, most: float, at, e, p, left, fn, var, share, n_left:
     return TP, var, share
 
 
+def shown_threshold(cands: dict, configs) -> tuple:
+    """(main join function, threshold) that a union of configurations shows: the first
+    configuration's function that joined a matched value (:func:`union_matches`
+    attributes each to one configuration), at the largest of its thresholds that did. A
+    configuration that joined no matched value (every value it reaches is joined, more
+    probably, by another) changes nothing in the join, so it is not the threshold a user
+    is told and would type to reproduce it."""
+    of = union_matches(cands, configs, of_config=True)[2]
+    made = np.bincount(of[of >= 0], minlength=len(configs))
+    useful = [c for c, n in zip(configs, made) if n > 0] or list(configs)
+    fn = useful[0][0]
+    return fn, max(th for f, th in useful if f == fn)
+
+
 def union_rating(cands: dict, configs) -> tuple[float, float, float]:
     """(estimate, bound, est. true matches) of a union of configurations, rated as
     :func:`greedy_union` rates the union it keeps: a right value's pairs exclusive, its
@@ -737,7 +762,8 @@ class FuzzyJoin(Joinable):
     """A chosen fuzzy join (``join(df)`` / ``code(name, into)``: the join contract of
     join/plan.py, with ``right`` the user's frame and ``left`` the reference table). ``configs``: the union of (join function, threshold) chosen
     for the precision target; ``function``/``threshold``: its main configuration (the
-    first chosen, at the largest threshold chosen for that function), which the slider
+    first chosen that joined a matched value, at the largest threshold of that function
+    that did: :func:`shown_threshold`), which the slider
     moves: ``pairs(t)``, ``join(t)``, ``matches(t)`` with an explicit threshold use that
     function at t in place of its chosen threshold, the union's other configurations kept
     (:meth:`configs_at`: the chosen threshold given back joins as the choice did); a
@@ -789,10 +815,14 @@ class FuzzyJoin(Joinable):
         """The configurations a join at ``threshold`` uses: the chosen ones (None), or the
         main function at ``threshold`` in place of its chosen threshold, the union's other
         functions kept at theirs (so the chosen threshold given back joins as the choice
-        did). Refuses a threshold outside the main function's distances."""
+        did; so does one within SHOWN_ROUNDING of it, as the texts write it to 3 decimals).
+        Refuses a threshold outside the main function's distances."""
         if threshold is None:
             return list(self.configs)
         t = check_threshold(self.function, threshold)
+        if (not self.threshold_given and self.threshold is not None
+                and abs(t - self.threshold) <= SHOWN_ROUNDING):
+            t = self.threshold          # the chosen threshold as shown, to 3 decimals
         others = [(f, th) for f, th in self.configs if f != self.function]
         return [(self.function, t)] + (others if not self.threshold_given else [])
 
@@ -1042,9 +1072,13 @@ class FuzzyJoin(Joinable):
                       ((high, 4, "top"), (1 - high, 4 + max(0.0, LABEL_PX + 4 - gap), "top")))
             for i, dy, base in placed:
                 label = alt.Chart(points.iloc[[i]]).encode(
-                    x="threshold:Q", y="value:Q", color=color, text="label:N")
-                layers.append(label.mark_text(align="left", dx=7, dy=dy, baseline=base,
-                                              fontWeight="bold"))
+                    x="threshold:Q", y="value:Q", text="label:N")
+                where = dict(align="left", dx=7, dy=dy, baseline=base, fontWeight="bold")
+                # a halo in the page's colour under the figure: the curves pass through
+                # the point, so a figure beside it would sit on a line unreadably
+                layers += [label.mark_text(**where, color="white", stroke="white",
+                                           strokeWidth=4, strokeJoin="round"),
+                           label.encode(color=color).mark_text(**where)]
         title = alt.TitleParams(
             "estimated precision and recall vs threshold",
             subtitle=[f"lines: {self.function} alone; ◆ {what}" + (
@@ -1120,8 +1154,10 @@ class FuzzyJoin(Joinable):
         return best
 
     def _headline(self, cut: bool = False) -> str:
-        """The chosen join in a sentence; ``cut`` (the repr's one line): a long chosen list
-        named up to HEADLINE_CONFIGS (:func:`configs_scaled_text`), the summary names all."""
+        """The chosen join in a sentence; ``cut`` (the repr's one line): the chosen
+        configurations, those that joined the most matched values first, named up to
+        HEADLINE_CONFIGS (:func:`configs_scaled_text`); the summary names all, in the
+        order chosen."""
         if not self.ok:
             b = self.closest_bound()
             lowest = self.precision_target <= LOWEST_TARGET + 1e-12
@@ -1140,7 +1176,8 @@ class FuzzyJoin(Joinable):
             chosen = configs_scaled_text(self.configs, counts=self.config_matches(),
                                          most=HEADLINE_CONFIGS if cut else None,
                                          keep=self.function)
-            what = f"join functions in the order chosen: {chosen}"
+            what = (f"join functions, most matched values first: {chosen}" if cut else
+                    f"join functions in the order chosen: {chosen}")
         else:
             what = (f"join function {self.function}, threshold {self.threshold:.3f} of "
                     f"{self.scale}" + (" (its largest distance: every value joins its nearest)"
@@ -1338,8 +1375,7 @@ def _choose(common: dict, fns: list, precision_target: float,
         fn, t = str(single["function"]), float(single["threshold"])
         chosen, chosen_fn = union_matches(cands, [(fn, t)])
         configs, prec, tp = [(fn, t)], float(single["est_precision"]), float(single["est_true"])
-    fn = configs[0][0]
-    t = max(th for f, th in configs if f == fn)
+    fn, t = shown_threshold(cands, configs)
     return FuzzyJoin(function=fn, threshold=t, estimated_precision=float(prec),
                      estimated_recall=float(tp / len(rkeys)),
                      curve=_shown(curves[fn]), configs=configs,

@@ -104,16 +104,27 @@ def frame_html(df: pd.DataFrame, caption: str = "", max_rows: int = 10,
     """The first ``max_rows`` rows as HTML, with the frame's size under them (``total_rows``:
     the table's rows, when ``df`` is its first rows); ``index``: show pandas' index."""
     head = df.head(max_rows)
-    cap = f"<div style='font-weight:600;margin-top:6px'>{html.escape(caption)}</div>" if caption else ""
+    cap = (f"<div style='font-weight:600;margin-top:6px;overflow-wrap:anywhere'>"
+           f"{html.escape(caption)}</div>" if caption else "")
     more = f"<div style='color:#666'>{shape_text(df, max_rows, total_rows, '&times;')}</div>"
     return cap + head.to_html(max_cols=14, notebook=True, escape=True, na_rep="",
-                              index=index) + more
+                              index=index, formatters=_decimals(df)) + more
+
+
+def _decimals(df: pd.DataFrame) -> dict | None:
+    """Per-column formatters from ``df.attrs["decimals"]`` ({column: decimals}), so a column
+    rounded to 3 decimals reads "1.000" in every table, not "1.0" where the rows shown
+    happen to hold only round values (pandas picks the precision from the values)."""
+    places = df.attrs.get("decimals") or {}
+    return {c: (lambda x, d=d: "" if pd.isna(x) else f"{x:.{d}f}")
+            for c, d in places.items() if c in df.columns} or None
 
 
 def frame_text(df: pd.DataFrame, caption: str = "", max_rows: int = 10,
                total_rows: int | None = None, index: bool = True) -> str:
     """:func:`frame_html` as text."""
-    body = df.head(max_rows).to_string(max_cols=14, max_colwidth=40, na_rep="", index=index)
+    body = df.head(max_rows).to_string(max_cols=14, max_colwidth=40, na_rep="", index=index,
+                                       formatters=_decimals(df))
     return "\n".join(x for x in (caption, body, shape_text(df, max_rows, total_rows)) if x)
 
 
@@ -141,28 +152,11 @@ def display_action_result(result, bound_as: str | None = None, code: str | None 
         display(Rich(code_html(code), code.rstrip("\n")))
 
 
-def _info_rows(info: dict) -> list:
-    counts = info.get("counts") or {}
-    rows = [("index", info.get("path")), ("lake", info.get("lake")), ("built", info.get("created")),
-            ("tables", f"{counts.get('indexed_tables', counts.get('tables'))} indexed of "
-                       f"{counts.get('tables')}"),
-            ("columns", counts.get("columns")), ("distinct values", counts.get("tokens")),
-            ("components", ", ".join(info.get("components") or []))]
-    if info.get("skipped"):
-        rows.append(("skipped files", len(info["skipped"])))
-    if info.get("left_out"):
-        rows.append(("left out (not tables)", ", ".join(x["path"] for x in info["left_out"][:5])
-                     + (f" and {len(info['left_out']) - 5} more" if len(info["left_out"]) > 5
-                        else "")))
-    rows += [("advice", text) for text in info.get("advice") or ()]   # a lake change too
-    return rows
-
-
-def info_display(info: dict, methods: list, actions: list, subcommands: list) -> Rich:
-    """``%lakejoin info``: :func:`info_html`, with the same content as text."""
-    rows = _info_rows(info)
-    width = max(len(k) for k, _ in rows)
-    text = [f"{k:<{width}}  {v}" for k, v in rows] + ["", "Search methods:"]
+def info_display(lines: list, methods: list, actions: list, subcommands: list) -> Rich:
+    """``%lakejoin info``: the index's report (``lines``: index_report.index_lines, the one
+    ``lakejoin info`` prints), its search methods, the actions and the subcommands, as HTML
+    (:func:`info_html`) and as text."""
+    text = list(lines) + ["", "Search methods:"]
     text += [f"  {m.name:<14} {m.label} ({m.shown_kind}"
              + (", multi-column" if m.multi_column else "")
              + (", needs threshold" if m.needs_threshold else "")
@@ -170,13 +164,11 @@ def info_display(info: dict, methods: list, actions: list, subcommands: list) ->
              for m in methods]
     text += ["", "Actions on a hit: " + ", ".join(f"{a.label} ({a.name})" for a in actions),
              "Magic subcommands: " + ", ".join(subcommands)]
-    return Rich(info_html(info, methods, actions, subcommands), "\n".join(text))
+    return Rich(info_html(lines, methods, actions, subcommands), "\n".join(text))
 
 
-def info_html(info: dict, methods: list, actions: list, subcommands: list) -> str:
-    rows = _info_rows(info)
-    t = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
-                f"<td style='text-align:left'>{html.escape(str(v))}</td></tr>" for k, v in rows)
+def info_html(lines: list, methods: list, actions: list, subcommands: list) -> str:
+    t = html.escape("\n".join(lines))
     m = "".join(
         f"<tr><td><code>{html.escape(x.name)}</code></td><td>{html.escape(x.label)}</td>"
         f"<td>{x.shown_kind}</td><td>{'yes' if x.multi_column else ''}</td>"
@@ -184,7 +176,9 @@ def info_html(info: dict, methods: list, actions: list, subcommands: list) -> st
         f"<td>{html.escape(', '.join(p.name for p in x.params))}</td></tr>" for x in methods)
     a = ", ".join(f"{html.escape(x.label)} (<code>{html.escape(x.name)}</code>)" for x in actions)
     s = ", ".join(f"<code>{html.escape(x)}</code>" for x in subcommands)
-    return (f"<table>{t}</table><div style='font-weight:600;margin-top:6px'>Search methods</div>"
+    # the report as ``lakejoin info`` prints it, wrapped where the cell is narrower
+    return (f"<pre style='white-space:pre-wrap;overflow-wrap:anywhere;margin:0'>{t}</pre>"
+            f"<div style='font-weight:600;margin-top:6px'>Search methods</div>"
             f"<table><tr><th>name</th><th>label</th><th>kind</th><th>multi-column</th>"
             f"<th>needs threshold</th><th>options</th></tr>{m}</table>"
             f"<p>Actions on a hit: {a}</p><p>Magic subcommands: {s}</p>")
