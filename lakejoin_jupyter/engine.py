@@ -2289,9 +2289,10 @@ class Engine:
         return {}
 
     def _table_categories(self, column_id: int) -> list:
-        """The category columns of a lake column's table that may make a key with it: text,
-        neither numbers nor nearly unique, with no more distinct values than the column
-        (:func:`frame_category`'s rule, read from the index's profile); cached."""
+        """The category columns of a lake column's table that may make a key with it: text
+        or dates (a panel's period: an id per month), neither numbers nor nearly unique,
+        with no more distinct values than the column (:func:`frame_category`'s rule, read
+        from the index's profile); cached."""
         if column_id not in self._categories_of:
             self._categories_of[column_id] = self._find_table_categories(column_id)
         return self._categories_of[column_id]
@@ -2301,7 +2302,8 @@ class Engine:
 
         def category(c: int) -> bool:
             n = int(cat.n_distinct[c])
-            if cat.type[c] != "string" or not 0 < n < preview.TYPE_SHARE * cat.keyed[c] \
+            if cat.type[c] not in ("string", "date") \
+                    or not 0 < n < preview.TYPE_SHARE * cat.keyed[c] \
                     or n > cat.n_distinct[column_id]:
                 return False
             g, loc = self.index.generation_of(c)
