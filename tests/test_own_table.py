@@ -641,9 +641,9 @@ def _random_frame(rng, tables: dict):
     frame = t.iloc[np.sort(rows)][cols].reset_index(drop=True)
     for c in list(frame.columns):
         r = rng.random()
-        if r < .1:
+        if r < .2:
             frame = frame.rename(columns={c: f"new_{c}"})
-        elif r < .15:
+        elif r < .25:
             frame = frame.rename(columns={c: str(rng.choice(["value", "amount", "label",
                                                              "score", "f5"]))})
     frame = frame.loc[:, ~frame.columns.duplicated()]
@@ -661,6 +661,8 @@ def _random_frame(rng, tables: dict):
     for c in frame.columns:                          # read back by another parser
         if frame[c].dtype.kind == "f" and rng.random() < .3:
             frame[c] = frame[c] * (1 + 4e-16)
+    if rng.random() < .5:                            # the added columns among the others
+        frame = frame[list(rng.permutation(frame.columns))]
     keys = [str(k) for k in rng.permutation(frame.columns)[:int(rng.integers(0, 3))]]
     n_rows = len(t) if rng.random() < .3 else None
     return frame, keys, n_rows
