@@ -393,7 +393,8 @@ def frame_category(col: pd.Series, most: int | None = None, written=None) -> tup
     (``Engine._frame_categories``); a lake table's columns meet the same rule in the index's
     profile (``Engine._table_categories``): cells of text (object, string or categorical
     dtype: typed numbers, booleans and dates are no category), whose distinct tokens read
-    as text by the profile's type rule, fewer than TYPE_SHARE of the rows holding one (not
+    as text or dates (a panel's period) by the profile's type rule, fewer than TYPE_SHARE
+    of the rows holding one (not
     nearly unique) and, with ``most`` (the key column's distinct values), no more than it.
     A list column's rows hold its elements (MATE's rows of a lake list column); cells of
     mixed types are told apart as their tokens are (1, True and "1" differ).
@@ -427,7 +428,7 @@ def frame_category(col: pd.Series, most: int | None = None, written=None) -> tup
         keyed = int((rows >= 0).sum())
     n = len(distinct)
     if 0 < n < preview.TYPE_SHARE * keyed and (most is None or n <= most) \
-            and tokens_type(distinct) == "string":
+            and tokens_type(distinct) in ("string", "date"):
         return rows, distinct
     return None
 

@@ -559,6 +559,11 @@ def test_a_panel_of_ids_per_date_is_keyed_by_identifiers(spark, tmp_path):
     cat = engine.index.columns
     aqi = int(cat.loc[cat["name"] == "aqi", "column_id"].iloc[0])
     assert engine.column_kind(aqi)[0] == "number"
+    # the panel as the query frame (text dates): its ids read alike, no "repeat" note
+    res = engine.search(panel.head(120), "geonameid", k=None, include_own=False)
+    assert not any("repeat" in n for n in res.notes), res.notes
+    res = engine.search(doubled.head(120), "geonameid", k=None, include_own=False)
+    assert any("repeat" in n for n in res.notes), res.notes
 
 
 @settings(max_examples=120, deadline=None)
