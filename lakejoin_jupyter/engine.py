@@ -393,7 +393,8 @@ def frame_category(col: pd.Series, most: int | None = None, written=None) -> tup
     (``Engine._frame_categories``); a lake table's columns meet the same rule in the index's
     profile (``Engine._table_categories``): cells of text (object, string or categorical
     dtype: typed numbers, booleans and dates are no category), whose distinct tokens read
-    as text by the profile's type rule, fewer than TYPE_SHARE of the rows holding one (not
+    as text or dates (a panel's period) by the profile's type rule, fewer than TYPE_SHARE
+    of the rows holding one (not
     nearly unique) and, with ``most`` (the key column's distinct values), no more than it.
     A list column's rows hold its elements (MATE's rows of a lake list column); cells of
     mixed types are told apart as their tokens are (1, True and "1" differ).
@@ -427,7 +428,7 @@ def frame_category(col: pd.Series, most: int | None = None, written=None) -> tup
         keyed = int((rows >= 0).sum())
     n = len(distinct)
     if 0 < n < preview.TYPE_SHARE * keyed and (most is None or n <= most) \
-            and tokens_type(distinct) == "string":
+            and tokens_type(distinct) in ("string", "date"):
         return rows, distinct
     return None
 
@@ -1086,9 +1087,21 @@ def _frame_tokens(values: pd.Series) -> list:
 
 
 FLOAT_TOLERANCE = 1e-12  # relative: a float read back from its text by another parser
+
 CUT_SHARE = 0.05      # a one-column frame holding this share of a lake column's values: a cut
 CARD_COLUMNS = 12      # added columns listed on a hit card
 CARD_VALUES = 6        # matched / unmatched values shown on a hit card
+
+
+def _near(lake: np.ndarray, x: np.ndarray) -> bool:
+    """Whether every number of ``x`` is within FLOAT_TOLERANCE of one of ``lake`` (sorted);
+    False for a value that is no number."""
+    if not len(lake) or np.isnan(x).any():
+        return False
+    at = np.clip(np.searchsorted(lake, x), 1, len(lake) - 1) if len(lake) > 1 else \
+        np.zeros(len(x), dtype=np.int64)
+    near = np.minimum(np.abs(lake[at] - x), np.abs(lake[np.maximum(at - 1, 0)] - x))
+    return bool((near <= FLOAT_TOLERANCE * np.maximum(np.abs(x), 1.0)).all())
 
 
 def key_kind_label(h: Hit) -> str:
@@ -2285,9 +2298,10 @@ class Engine:
         return {}
 
     def _table_categories(self, column_id: int) -> list:
-        """The category columns of a lake column's table that may make a key with it: text,
-        neither numbers nor nearly unique, with no more distinct values than the column
-        (:func:`frame_category`'s rule, read from the index's profile); cached."""
+        """The category columns of a lake column's table that may make a key with it: text
+        or dates (a panel's period: an id per month), neither numbers nor nearly unique,
+        with no more distinct values than the column (:func:`frame_category`'s rule, read
+        from the index's profile); cached."""
         if column_id not in self._categories_of:
             self._categories_of[column_id] = self._find_table_categories(column_id)
         return self._categories_of[column_id]
@@ -2297,7 +2311,8 @@ class Engine:
 
         def category(c: int) -> bool:
             n = int(cat.n_distinct[c])
-            if cat.type[c] != "string" or not 0 < n < preview.TYPE_SHARE * cat.keyed[c] \
+            if cat.type[c] not in ("string", "date") \
+                    or not 0 < n < preview.TYPE_SHARE * cat.keyed[c] \
                     or n > cat.n_distinct[column_id]:
                 return False
             g, loc = self.index.generation_of(c)
@@ -2777,7 +2792,7 @@ class Engine:
         n_rows = len(frame) if n_rows is None else int(n_rows)
         keys = {str(k) for k in keys}
         in_frame = {str(c): c for c in frame.columns}
-        found, values = [], {}
+        found, values, partners = [], {}, {}
 
         def tokens(name):
             if name not in values:
@@ -2787,10 +2802,44 @@ class Engine:
                     values[name] = None, {}
             return values[name]
 
+        def floats(name) -> bool:
+            return frame[in_frame[name]].dtype.kind == "f"
+
+        def may_hold(name, gen) -> frozenset | None:
+            """The columns (local ids) of ``gen`` that may hold every value of frame column
+            ``name``: those whose sets hold its rarest token (its posting list), none when a
+            token is not in ``gen`` at all; None (no bound) for floats, held within float
+            parsing error, and for a column without values. Computed once per column."""
+            if (name, gen.name) not in partners:
+                mine, ids = tokens(name)
+                if mine is None:
+                    found = frozenset()
+                elif not mine or floats(name):
+                    found = None
+                else:
+                    if gen.name not in ids:
+                        ids[gen.name] = gen.lookup(mine)
+                    got = ids[gen.name]
+                    found = frozenset() if (got < 0).any() else \
+                        frozenset(gen.arrays.postings(int(got.min()))[0].tolist())
+                partners[name, gen.name] = found
+            return partners[name, gen.name]
+
         def holds(name, cid):
             (mine, ids) = tokens(name)
-            return mine is not None and self._holds(cid, mine,
-                                                    frame[in_frame[name]].dtype.kind == "f", ids)
+            if mine is None:
+                return False
+            gen, local = self.index.generation_of(int(cid))
+            bound = may_hold(name, gen)
+            if bound is not None and local not in bound:
+                return False          # a value of the frame column is not in the lake column
+            if floats(name) and mine:     # its middle value first (one held exactly is
+                if (name, "middle") not in partners:      # among the column's numbers too)
+                    partners[name, "middle"] = pd.to_numeric(pd.Series(
+                        [mine[len(mine) // 2]]), errors="coerce").to_numpy(np.float64)
+                if not _near(self._column_floats(int(cid)), partners[name, "middle"]):
+                    return False
+            return self._holds(cid, mine, floats(name), ids)
 
         for t in sorted({int(t) for t in table_ids}):
             columns = dict(zip(cat.table_columns(t), cat.table_column_ids(t)))
@@ -2808,11 +2857,18 @@ class Engine:
             if refuted or not matched or 2 * (len(matched) + min(
                     len(free), sum(n in in_frame for n in renamed))) < len(names):
                 continue     # none by its name, or too few left to rename to make half
+            left = sum(name in in_frame for name in renamed)   # renamed columns to try
             for name in renamed:              # a column renamed: another column holding it
-                for c in (free if name in in_frame else ()):
+                if name not in in_frame:
+                    continue
+                left -= 1
+                for c in free:
                     if c not in matched.values() and holds(name, columns[c]):
                         matched[name] = c
                         break
+                if name not in matched and (name in keys
+                                            or 2 * (len(matched) + left) < len(names)):
+                    break     # a key not held, or too few columns left to make half
             if not keys <= set(matched) or 2 * len(matched) < len(names):
                 continue
             cut = False
@@ -2874,16 +2930,26 @@ class Engine:
         found = (ids[gen.name] >= 0) & np.isin(ids[gen.name], held)
         if found.all() or not floats:
             return bool(found.all())
-        lake = np.sort(pd.to_numeric(pd.Series(gen.token_text(held)), errors="coerce")
-                       .dropna().to_numpy(dtype=np.float64))
         x = pd.to_numeric(pd.Series([t for t, f in zip(tokens, found) if not f]),
                           errors="coerce").to_numpy(dtype=np.float64)
-        if not len(lake) or np.isnan(x).any():
-            return False
-        at = np.clip(np.searchsorted(lake, x), 1, len(lake) - 1) if len(lake) > 1 else \
-            np.zeros(len(x), dtype=np.int64)
-        near = np.minimum(np.abs(lake[at] - x), np.abs(lake[np.maximum(at - 1, 0)] - x))
-        return bool((near <= FLOAT_TOLERANCE * np.maximum(np.abs(x), 1.0)).all())
+        return _near(self._column_floats(column_id), x)
+
+    @cached_property
+    def _floats_cache(self) -> dict:
+        """column id -> its values read as numbers, sorted (:meth:`_column_floats`)."""
+        return {}
+
+    def _column_floats(self, column_id: int) -> np.ndarray:
+        """The numbers among a lake column's distinct values, sorted; cached."""
+        cache = self._floats_cache
+        if column_id not in cache:
+            gen, local = self.index.generation_of(int(column_id))
+            if len(cache) >= 4096:
+                cache.clear()
+            cache[column_id] = np.sort(pd.to_numeric(
+                pd.Series(gen.token_text(gen.arrays.set_tokens(local))), errors="coerce")
+                .dropna().to_numpy(dtype=np.float64))
+        return cache[column_id]
 
     def _set_size(self, column_id: int) -> int:
         gen, local = self.index.generation_of(int(column_id))

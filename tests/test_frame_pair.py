@@ -104,7 +104,7 @@ def _category_by_hand(col: pd.Series, most=None):
     held = [t for t in tokens if t is not None]
     n = len(set(held))
     if 0 < n < 0.9 * len(held) and (most is None or n <= most) \
-            and tokens_type(sorted(set(held))) == "string":
+            and tokens_type(sorted(set(held))) in ("string", "date"):
         return tokens
     return None
 
@@ -122,6 +122,7 @@ def test_one_category_rule_for_partners_and_pairing():
     pools = {"text": ["tcp", "udp", "TCP", " tcp ", "quic", None, "x1", "A", "a"],
              "mixed": ["a", "b", 1, True, "1", None, 2.0, "c"], "ints": [1, 2, 3, 4, None],
              "lists": [["a", "b"], ["b"], [], None, ["A"]], "variants": ["p", "P", " p", "q"],
+             "dates": ["15/01/2025", "15/02/2025", "2025-03-15", "1/2/24", None, "May"],
              # enough distinct texts to be normalized at once (Arrow), with case variants
              "many": [f"{w}{i}" for i in range(160) for w in ("Name ", "name", "NAME  ")],
              "ids": [f"ID-{i}" for i in range(3000)]}

@@ -529,6 +529,43 @@ def test_port_numbers_have_one_kind_whichever_table_holds_them(spark, tmp_path):
         assert engine.column_kind(cid)[0] == "number", name
 
 
+@pytest.mark.spark
+def test_a_panel_of_ids_per_date_is_keyed_by_identifiers(spark, tmp_path):
+    """A panel keyed by 7-digit ids, each on six dates written day-first (newuser19 D8:
+    GeoNames ids read as "integers that repeat ... likely coincidental"): (id, date) names
+    one row and the date column is the panel's period, so the ids are an identifier without
+    a warning, as the same ids in a table of one row each; the panel's measure (an index
+    value that repeats across dates and ids) stays a number, and so do ids whose (id, date)
+    repeats (no key)."""
+    from lakejoin_jupyter import open_index
+    from lakejoin_jupyter.indexing.pipeline import build
+    rng = np.random.default_rng(8)
+    ids = sorted(int(i) for i in rng.choice(np.arange(4_000_000, 5_900_000), 40, replace=False))
+    dates = [f"15/{m:02d}/2025" for m in range(1, 7)]
+    panel = pd.DataFrame({"geonameid": [i for i in ids for _ in dates],
+                          "date": dates * len(ids),
+                          "aqi": rng.integers(12, 150, 6 * len(ids))})
+    doubled = panel.assign(date=[dates[k % 3] for k in range(len(panel))])
+    root = write_lake(tmp_path / "lake", {"env/air_quality.csv": panel,
+                                          "env/doubled.csv": doubled})
+    build(root, tmp_path / "lake.index", spark=spark, progress=False)
+    engine = open_index(tmp_path / "lake.index")
+    query = pd.DataFrame({"city": [f"City{i}" for i in range(50)],
+                          "geonameid": ids[:34] + list(range(6_000_000, 6_000_016))})
+    kinds = {h.table: (h.key_kind, h.key_warning, h.key_ratio)
+             for h in engine.search(query, "geonameid", k=None, rank="useful")}
+    assert kinds["env/air_quality"] == ("identifier", None, 6.0), kinds
+    assert kinds["env/doubled"][0] == "number" and "repeat" in kinds["env/doubled"][1]
+    cat = engine.index.columns
+    aqi = int(cat.loc[cat["name"] == "aqi", "column_id"].iloc[0])
+    assert engine.column_kind(aqi)[0] == "number"
+    # the panel as the query frame (text dates): its ids read alike, no "repeat" note
+    res = engine.search(panel.head(120), "geonameid", k=None, include_own=False)
+    assert not any("repeat" in n for n in res.notes), res.notes
+    res = engine.search(doubled.head(120), "geonameid", k=None, include_own=False)
+    assert any("repeat" in n for n in res.notes), res.notes
+
+
 @settings(max_examples=120, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from([5000 + i for i in range(8)] + ["5000", None]),
                           st.sampled_from(["tcp", "udp", "TCP", "quic", None]),

@@ -532,3 +532,199 @@ def test_rows_held_normalizes_only_the_lake_rows_a_column_leaves(monkeypatch):
         assert _rows_held_by_hand(lake, f, pairs) is want
         assert engine_module.rows_held(lake, f, pairs) is want
         assert sum(seen) <= n + 20 * 60, sum(seen)
+
+
+@pytest.fixture(scope="module")
+def holds_lake(spark, tmp_path_factory):
+    """w/wide.csv: 60 rows, an id, 30 float columns, 5 integer and 3 text columns (40);
+    w/wide_cut.parquet: its rows 10-49 and 8 of its columns, 3 renamed; w/other.csv: 30 of
+    its ids and two columns of its own; w/floats_copy.csv: its id and first float columns."""
+    from conftest import lake_engine
+    rng = np.random.default_rng(19)
+    n = 60
+    wide = pd.DataFrame({"id": [f"K{i:03d}" for i in rng.permutation(200)[:n]]})
+    for j in range(30):
+        wide[f"f{j}"] = np.round(rng.normal(0, 50, n), int(rng.integers(1, 7)))
+    for j in range(5):
+        wide[f"i{j}"] = rng.integers(0, 12 if j < 2 else 10**6, n)
+    for j in range(3):
+        wide[f"t{j}"] = rng.choice([f"Word{k}" for k in range(8 if j else 70)], n)
+    cut = wide.iloc[10:50][["id", "f0", "f1", "i0", "i3", "t0", "t1", "t2"]].rename(
+        columns={"f1": "value", "i3": "amount", "t2": "label"})
+    other = pd.DataFrame({"id": wide.id[:30].to_numpy(), "score": rng.integers(0, 9, 30),
+                          "note": rng.choice(["a", "b"], 30)})
+    tables = {"w/wide.csv": wide, "w/wide_cut.parquet": cut, "w/other.csv": other,
+              "w/floats_copy.csv": wide[["id", "f0", "f1", "f2"]]}
+    engine = lake_engine(spark, tmp_path_factory, "holds", tables, components=["union"])
+    return engine, {name.split(".")[0]: t for name, t in tables.items()}
+
+
+def _brute_holds(engine, column_id, mine, floats) -> bool:
+    """Engine._holds by its definition, value by value: every frame token is one of the
+    lake column's tokens or, of a float column, within FLOAT_TOLERANCE of one of its
+    numbers."""
+    from lakejoin_jupyter.engine import FLOAT_TOLERANCE
+    gen, local = engine.index.generation_of(int(column_id))
+    lake = set(gen.token_text(gen.arrays.set_tokens(local)))
+    if len(lake) < len(mine):
+        return False
+    missing = [t for t in mine if t not in lake]
+    if missing and not floats:
+        return False
+    numbers = pd.to_numeric(pd.Series(sorted(lake), dtype=object), errors="coerce").dropna()
+    for t in missing:
+        x = pd.to_numeric(pd.Series([t]), errors="coerce")[0]
+        if np.isnan(x) or not any(abs(v - x) <= FLOAT_TOLERANCE * max(abs(x), 1.0)
+                                  for v in numbers):
+            return False
+    return True
+
+
+def _own_tables_by_definition(engine, frame, table_ids, n_rows=None, keys=()) -> set:
+    """Engine.own_tables' rule as written before newuser19 D5 (every frame column tried on
+    every column of a table, each with :func:`_brute_holds`)."""
+    from lakejoin_jupyter.engine import CUT_SHARE, _frame_tokens
+    cat = engine._catalog
+    names = [str(c) for c in frame.columns]
+    n_rows = len(frame) if n_rows is None else int(n_rows)
+    keys = {str(k) for k in keys}
+
+    def holds(name, cid):
+        mine = _frame_tokens(frame[name])
+        return _brute_holds(engine, cid, mine, frame[name].dtype.kind == "f")
+
+    found = []
+    for t in sorted({int(t) for t in table_ids}):
+        columns = dict(zip(cat.table_columns(t), cat.table_column_ids(t)))
+        very = set(names) == set(columns)
+        matched, renamed, refuted = {}, [], False
+        for name in names:
+            if name not in columns:
+                renamed.append(name)
+            elif holds(name, columns[name]):
+                matched[name] = name
+            elif name in keys or not (keys and very):
+                refuted = True
+                break
+        free = [c for c in columns if c not in names]
+        if refuted or not matched:
+            continue
+        for name in renamed:
+            for c in free:
+                if c not in matched.values() and holds(name, columns[c]):
+                    matched[name] = c
+                    break
+        if not keys <= set(matched) or 2 * len(matched) < len(names):
+            continue
+        cut = False
+        if len(matched) == 1 < len(columns):
+            name = next(iter(matched))
+            mine, cid = _frame_tokens(frame[name]), columns[name]
+            if len(mine) < CUT_SHARE * engine._set_size(cid) or any(
+                    int(cat.table_id[i]) != t and _brute_holds(engine, i, mine, False)
+                    for i in np.flatnonzero(cat.name == cat.name[cid])):
+                continue
+            cut = True
+        if 2 * len(matched) == len(names) and not cut:
+            continue
+        if keys and set(matched) <= keys and not (very or int(cat.table_rows[t]) == n_rows):
+            continue
+        pairs = dict(matched)
+        if len(pairs) > 1 and not engine._holds_rows(t, frame, pairs):
+            continue
+        found.append((t, sum(n == c for n, c in matched.items())))
+    most = max((by_name for _, by_name in found), default=0)
+    found = [t for t, by_name in found if by_name == most]
+    same = {t for t in found if int(cat.table_rows[t]) == n_rows}
+    own = same or set(found)
+    return set() if len(own) > 1 else own
+
+
+def _random_frame(rng, tables: dict):
+    """A frame cut from a random table of ``tables`` (rows and columns), with columns
+    renamed (to new names or to another table's), columns the user added (integers, texts,
+    floats no table holds, or derived), cells changed, floats off by a parsing error, and
+    key columns; (frame, keys, n_rows)."""
+    name = list(tables)[int(rng.integers(0, len(tables)))]
+    t = tables[name]
+    rows = rng.permutation(len(t))[:int(rng.integers(1, len(t) + 1))] if rng.random() < .8 \
+        else np.arange(len(t))
+    cols = list(t.columns) if rng.random() < .3 else \
+        list(rng.permutation(t.columns)[:int(rng.integers(1, len(t.columns) + 1))])
+    frame = t.iloc[np.sort(rows)][cols].reset_index(drop=True)
+    for c in list(frame.columns):
+        r = rng.random()
+        if r < .2:
+            frame = frame.rename(columns={c: f"new_{c}"})
+        elif r < .25:
+            frame = frame.rename(columns={c: str(rng.choice(["value", "amount", "label",
+                                                             "score", "f5"]))})
+    frame = frame.loc[:, ~frame.columns.duplicated()]
+    for j in range(int(rng.choice([0, 0, 1, 3, 12]))):
+        kind = rng.random()
+        frame[f"added{j}"] = (rng.integers(0, 10**6, len(frame)) if kind < .3 else
+                              [f"x{j}_{i}" for i in range(len(frame))] if kind < .55 else
+                              rng.normal(0, 50, len(frame)) if kind < .8 else
+                              frame.iloc[:, 0].to_numpy())
+    if rng.random() < .25:                           # a changed cell
+        j = int(rng.integers(0, frame.shape[1]))
+        c = frame.columns[j]
+        frame[c] = frame[c].astype(object) if frame[c].dtype.kind not in "if" else frame[c]
+        frame.iat[0, j] = frame.iat[0, j] + 1 if frame[c].dtype.kind in "if" else "zzz"
+    for c in frame.columns:                          # read back by another parser
+        if frame[c].dtype.kind == "f" and rng.random() < .3:
+            frame[c] = frame[c] * (1 + 4e-16)
+    if rng.random() < .5:                            # the added columns among the others
+        frame = frame[list(rng.permutation(frame.columns))]
+    keys = [str(k) for k in rng.permutation(frame.columns)[:int(rng.integers(0, 3))]]
+    n_rows = len(t) if rng.random() < .3 else None
+    return frame, keys, n_rows
+
+
+@pytest.mark.spark
+def test_own_tables_as_by_definition_on_random_frames(holds_lake):
+    """Engine.own_tables, which tries a frame column only on the lake columns holding its
+    rarest value (a float column first on its middle value) and leaves a table as soon as
+    a key or half the columns cannot be matched, answers as the rule tried column by column
+    and value by value, on 150 random frames of the lake's tables (cut, renamed, with
+    columns added and cells changed, floats off by a parsing error, keys or none)."""
+    engine, tables = holds_lake
+    names = engine.index.tables["name"].tolist()
+    rng = np.random.default_rng(31)
+    answers = []
+    for _ in range(150):
+        frame, keys, n_rows = _random_frame(rng, tables)
+        want = _own_tables_by_definition(engine, frame, range(len(names)), n_rows, keys)
+        got = engine.own_tables(frame, range(len(names)), n_rows, keys=keys)
+        assert got == want, (list(frame.columns), keys, n_rows, got, want)
+        answers.append(names[next(iter(got))] if got else None)
+    assert len(set(answers)) >= 4 and 0.2 < np.mean([a is None for a in answers]) < 0.8
+
+
+@pytest.mark.spark
+def test_own_tables_tries_no_lake_column_a_frame_column_cannot_be_in(holds_lake, monkeypatch):
+    """A frame of wide's ids and 40 columns of the user's own (integers, texts, floats no
+    lake column holds: newuser19 D5's 300-column frame, 89,403 calls there): the own-table
+    test asks Engine._holds about the id and not about the 40 columns against each of
+    wide's 39 others (1,524 calls before); no table is the frame's."""
+    from lakejoin_jupyter.engine import Engine
+    engine, tables = holds_lake
+    rng = np.random.default_rng(2)
+    frame = tables["w/wide"][["id"]].head(50).copy()
+    for j in range(40):
+        frame[f"c{j}"] = (rng.integers(0, 10**6, 50) if j % 3 == 0 else
+                          [f"v{j}_{i}" for i in range(50)] if j % 3 == 1 else
+                          rng.normal(0, 50, 50))
+    calls = []
+    holds = Engine._holds
+
+    def counted(self, *a, **k):
+        calls.append(a[0])
+        return holds(self, *a, **k)
+
+    monkeypatch.setattr(Engine, "_holds", counted)
+    n_tables = len(engine.index.tables)
+    assert engine.own_tables(frame, range(n_tables), keys=["id"]) == set()
+    assert len(calls) <= n_tables, len(calls)
+    assert engine.own_tables(frame, range(n_tables)) == set()
+    assert len(calls) <= 2 * n_tables, len(calls)
