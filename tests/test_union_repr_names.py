@@ -17,3 +17,20 @@ def test_union_hits_repr_cuts_long_table_names_as_join_search_does():
     assert lines[2].split()[:2] == ["1", "short"]
     assert lines[3].split()[:4] == ["2", "some_long_folder_nam\u2026tistics_office_2024",
                                     "(your", "table)"]
+
+
+def test_an_empty_unions_text_says_what_was_left_out():
+    """newuser19's D2: an empty union's text repr says the table left out, as its HTML does
+    (it printed only the count before)."""
+    from lakejoin_jupyter.join.union import UnionResult
+    res = UnionResult([], ["a", "b"], 0.0125)
+    assert repr(res).splitlines() == ["0 unionable table(s) for 2 column(s) (12.5 ms)",
+                                      "No lake table aligns with the query's columns."]
+    res.own_left_out = ["misc/households"]
+    assert repr(res).splitlines()[1] == (
+        "No other lake table aligns with the query's columns: the table its rows come from, "
+        "misc/households, is left out as asked (include_own=False, --no-own).")
+    res.left_out, res.notes = "us/states", ["a note"]
+    assert repr(res).splitlines()[1:] == [
+        "No other lake table aligns with the query's columns: the query is the lake table "
+        "us/states, left out of its own results.", "note: a note"]

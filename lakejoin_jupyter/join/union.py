@@ -243,8 +243,8 @@ class UnionResult(Sequence):
         head = (f"{len(self.hits)} unionable table(s) for {len(self.columns)} column(s) "
                 f"({self.seconds * 1000:.1f} ms)")
         notes = "".join(f"\nnote: {n}" for n in self.notes)
-        if not self.hits:
-            return head + notes
+        if not self.hits:                # what was left out, as the HTML and join search say
+            return head + "\n" + self.empty_message + notes
         df = self.to_pandas().drop(columns=["table_id", "is_query_table"])
         df["table"] = [t + (" (your table)" if h.is_query_table else "")   # cut as search's
                        for t, h in zip(clip_all([h.table for h in self.hits]), self.hits)]
