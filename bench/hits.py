@@ -9,19 +9,21 @@ coverage, join rows, key kind, own table) against the bare search (``annotate=Fa
 same queries alternating in one run; also ``rank="useful"`` (which asks the method for
 max(2k, k + 10) candidates). Queries: a random sample (seed 0) of the lake's columns with at
 least 10 distinct values, each read as its table's DataFrame and searched with
-``query_table`` (its own column left out, as for the other modes: the hits are other tables').
+``query_table`` (its own column left out, as in the other modes: the hits are other
+tables').
 
 ``estimate``: for the top-k hits of random real query columns (seed 0; each query is its
-table's DataFrame, its own column left out), ``join_rows`` against ``len(hit.join(df))``, the real left join. Two
-figures: with the stored multiplicities (the index's joinstats: exact by construction) and
-the two figures an index without them gives: with MATE, the rows counted in MATE's value
-postings (exact), without MATE the column's mean rows per value for every matched value.
+table's DataFrame, its own column left out), ``join_rows`` against ``len(hit.join(df))``,
+the real left join. Two figures: with the stored multiplicities (the index's joinstats:
+exact by construction) and the two figures an index without them gives: with MATE, the
+rows counted in MATE's value postings (exact), without MATE the column's mean rows per
+value for every matched value.
 
 ``composite``: two-column queries (two random columns of a lake table with at least 10
 distinct values each; the table is the query DataFrame, its own two columns left out),
-MATE's top-k hits; ``join_rows``
-(MATE's verification counts the lake rows of every matched key tuple) and the estimate it
-replaced (a tuple's rows = the smallest of its columns' stored counts) against the real join.
+MATE's top-k hits; ``join_rows`` (MATE's verification counts the lake rows of every
+matched key tuple) and the estimate it replaced (a tuple's rows = the smallest of its
+columns' stored counts) against the real join.
 Nothing is tuned here, so there is no development / validation split.
 
 Builds the index when INDEX does not exist: the real Spark build, default components but

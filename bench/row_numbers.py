@@ -8,10 +8,11 @@ Lists the lake's columns whose kind (``Engine.column_kind``) carries the row-num
 warning (join/preview.py ``counts_up``; docs/algorithms/hits.md, "Key kind"). Then
 searches ``bench/hits.py``'s sample of query columns (seed 0: random columns with at least
 10 distinct values), each read as its table's DataFrame (its own column left out:
-``query_table``), top ``--k`` by ``rank="useful"`` and by the method's order, and writes each hit's table, column, kind, warning and
-usefulness. ``--compare`` prints the queries whose order of (table, column) differs from
+``query_table``), top ``--k`` by ``rank="useful"`` and by the method's order, and writes
+each hit's table, column, kind, warning and usefulness. ``--compare`` prints the queries whose order of (table, column) differs from
 another run's (the same command under another checkout, run with its PYTHONPATH), each
-with both orders. It uses only what every version of the engine has.
+with both orders. It uses only what every version of the engine has (``query_table``
+where the engine takes it: ``seed_left_out``).
 """
 from __future__ import annotations
 
