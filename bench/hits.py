@@ -8,18 +8,22 @@
 coverage, join rows, key kind, own table) against the bare search (``annotate=False``), the
 same queries alternating in one run; also ``rank="useful"`` (which asks the method for
 max(2k, k + 10) candidates). Queries: a random sample (seed 0) of the lake's columns with at
-least 10 distinct values, each read as its table's DataFrame.
+least 10 distinct values, each read as its table's DataFrame and searched with
+``query_table`` (its own column left out, as in the other modes: the hits are other
+tables').
 
 ``estimate``: for the top-k hits of random real query columns (seed 0; each query is its
-table's DataFrame), ``join_rows`` against ``len(hit.join(df))``, the real left join. Two
-figures: with the stored multiplicities (the index's joinstats: exact by construction) and
-the two figures an index without them gives: with MATE, the rows counted in MATE's value
-postings (exact), without MATE the column's mean rows per value for every matched value.
+table's DataFrame, its own column left out), ``join_rows`` against ``len(hit.join(df))``,
+the real left join. Two figures: with the stored multiplicities (the index's joinstats:
+exact by construction) and the two figures an index without them gives: with MATE, the
+rows counted in MATE's value postings (exact), without MATE the column's mean rows per
+value for every matched value.
 
 ``composite``: two-column queries (two random columns of a lake table with at least 10
-distinct values each; the table is the query DataFrame), MATE's top-k hits; ``join_rows``
-(MATE's verification counts the lake rows of every matched key tuple) and the estimate it
-replaced (a tuple's rows = the smallest of its columns' stored counts) against the real join.
+distinct values each; the table is the query DataFrame, its own two columns left out),
+MATE's top-k hits; ``join_rows`` (MATE's verification counts the lake rows of every
+matched key tuple) and the estimate it replaced (a tuple's rows = the smallest of its
+columns' stored counts) against the real join.
 Nothing is tuned here, so there is no development / validation split.
 
 Builds the index when INDEX does not exist: the real Spark build, default components but
@@ -82,13 +86,13 @@ def overhead(engine, queries, k: int, repeats: int = 3) -> dict:
                 "useful": dict(annotate=True, rank="useful")}
     times = {v: [] for v in variants}
     for t, c in queries:                           # warm: the pages the queries read
-        engine.search(frames[t], c, k=k, annotate=False)
+        engine.search(frames[t], c, k=k, annotate=False, query_table=t)
     for rep in range(repeats):
         order = list(variants) if rep % 2 == 0 else list(variants)[::-1]
         for t, c in queries:
             for v in order:
                 t0 = time.perf_counter()
-                engine.search(frames[t], c, k=k, **variants[v])
+                engine.search(frames[t], c, k=k, query_table=t, **variants[v])
                 times[v].append(time.perf_counter() - t0)
     out = {v: {"p50_ms": _p(x, 50) * 1e3, "p90_ms": _p(x, 90) * 1e3} for v, x in times.items()}
     per_query = np.array(times["annotated"]) / np.array(times["bare"])
@@ -107,7 +111,7 @@ def estimate(engine, queries, k: int) -> dict:
     rows = []
     for i, (t, c) in enumerate(queries):
         df = engine.table(t)
-        res = engine.search(df, c, k=k, rank="overlap")
+        res = engine.search(df, c, k=k, rank="overlap", query_table=t)
         q = res.query
         for h in res:
             real = len(h.join(df))
@@ -177,7 +181,7 @@ def composite(engine, pairs, k: int) -> dict:
     for i, (t, a, b) in enumerate(pairs):
         df = engine.table(t)
         try:
-            res = engine.search(df, [a, b], k=k, method="mate")
+            res = engine.search(df, [a, b], k=k, method="mate", query_table=t)
         except Exception as e:  # noqa: BLE001 - a query with no complete key tuple
             skipped += 1
             print(f"  skipped {t} [{a}, {b}]: {e}", flush=True)

@@ -7,11 +7,12 @@ rankings of random queries under both ranks, to compare two versions of the code
 Lists the lake's columns whose kind (``Engine.column_kind``) carries the row-number
 warning (join/preview.py ``counts_up``; docs/algorithms/hits.md, "Key kind"). Then
 searches ``bench/hits.py``'s sample of query columns (seed 0: random columns with at least
-10 distinct values), each read as its table's DataFrame, top ``--k`` by ``rank="useful"``
-and by the method's order, and writes each hit's table, column, kind, warning and
-usefulness. ``--compare`` prints the queries whose order of (table, column) differs from
+10 distinct values), each read as its table's DataFrame (its own column left out:
+``query_table``), top ``--k`` by ``rank="useful"`` and by the method's order, and writes
+each hit's table, column, kind, warning and usefulness. ``--compare`` prints the queries whose order of (table, column) differs from
 another run's (the same command under another checkout, run with its PYTHONPATH), each
-with both orders. It uses only what every version of the engine has.
+with both orders. It uses only what every version of the engine has (``query_table``
+where the engine takes it: ``seed_left_out``).
 """
 from __future__ import annotations
 
@@ -25,6 +26,15 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 RANKS = ("useful", "overlap")
+
+
+def seed_left_out(engine, table: str) -> dict:
+    """``query_table=table`` where the engine takes it: the frame read with ``engine.table``
+    leaves its own column out (an engine before fixnu18a's D2 did so by the frame's attrs;
+    one between D2 and ``query_table`` lists it, marked, last)."""
+    import inspect
+    return {"query_table": table} if "query_table" in \
+        inspect.signature(engine.search).parameters else {}
 
 
 def rankings(index: str, n_queries: int, k: int) -> dict:
@@ -44,7 +54,7 @@ def rankings(index: str, n_queries: int, k: int) -> dict:
             frames[t] = engine.table(t)
         entry = {"q": [t, c]}
         for rank in RANKS:
-            res = engine.search(frames[t], c, k=k, rank=rank)
+            res = engine.search(frames[t], c, k=k, rank=rank, **seed_left_out(engine, t))
             entry[rank] = [[h.table, h.column, h.key_kind, h.key_warning,
                             round(h.usefulness or 0.0, 6)] for h in res]
         out.append(entry)

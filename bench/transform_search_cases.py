@@ -17,8 +17,8 @@ join/autojoin/discovery.py): nothing in it was developed on these tables.
    with the one carrying most of the key (the others are listed; "multi-column keys").
    Forward: the source column is the query, the target table expected on the key column;
    reverse: the target column is the query, the source table expected on the labelled
-   source column. A query is a lake table's column (``engine.table``), so the engine leaves
-   the query column out of its own results, as for any table in the index.
+   source column. A query is a lake table's column (``engine.table``, searched with
+   ``query_table``), so the engine leaves the query column out of its own results.
 3. Each query runs "transform" (k = 10) and, as the peer in the same run, the engine's
    default equality search (JOSIE). A hit: the expected table in the top k on the expected
    column, or on an identical copy of it (same distinct values) in another case's file,
@@ -331,8 +331,8 @@ def run_queries(index: Path, cases: list, k: int) -> list:
         queries.append((name, d.name, "forward", src, s, tgt, tcol, bool(others)))
         queries.append((name, d.name, "reverse", tgt, tcol, src, s, bool(others)))
     w = queries[0]
-    engine.search(tables[w[3]], w[4], k=k, method="transform")        # warm-up
-    engine.search(tables[w[3]], w[4], k=k)
+    engine.search(tables[w[3]], w[4], k=k, method="transform", query_table=w[3])   # warm-up
+    engine.search(tables[w[3]], w[4], k=k, query_table=w[3])
     rows = []
     for name, case, direction, qt, qc, et, ec, multi in queries:
         frame = tables[qt]
@@ -345,7 +345,8 @@ def run_queries(index: Path, cases: list, k: int) -> list:
         for method, label in (("transform", "t"), (None, "e")):
             t = time.perf_counter()
             try:
-                res = engine.search(frame, qc, k=k, **({"method": method} if method else {}))
+                res = engine.search(frame, qc, k=k, query_table=qt,
+                                    **({"method": method} if method else {}))
                 err = None
             except Exception as e:  # a defect: reported, not hidden
                 res, err = None, f"{type(e).__name__}: {e}"

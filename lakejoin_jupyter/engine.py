@@ -1839,7 +1839,8 @@ class Engine:
 
     def search(self, query, column=None, *, k: int | None = 10, threshold: float | None = None,
                method: str = "auto", exclude_self: bool = True, rank: str = "overlap",
-               include_own: bool = True, annotate: bool = True, **options) -> SearchResult:
+               include_own: bool = True, annotate: bool = True, query_table: str | None = None,
+               **options) -> SearchResult:
         """Tables joinable with the query column(s), best first.
 
         ``k``: number of hits (None: all that qualify). ``threshold``: keep hits whose
@@ -1851,7 +1852,11 @@ class Engine:
         fan-out; the query's own table and tables already joined go last; the method is
         asked for more candidates than ``k`` to rank from). ``include_own=False`` leaves the
         query's own table and the tables already joined out. ``annotate=False``: the bare
-        search, without what each join would do. Extra keyword options go to the method.
+        search, without what each join would do. ``query_table``: the lake table a DataFrame
+        query is (read with :meth:`table`, or as the command line reads it): its query
+        column(s) are left out of the results and its other columns marked, as for a query
+        naming the table, while the frame's values are the query (a frame alone is decided
+        on its rows). Extra keyword options go to the method.
         """
         _check_search_args(k, threshold)
         if rank not in RANKS:
@@ -1862,6 +1867,8 @@ class Engine:
         self.check_present()
         q = query if isinstance(query, Query) else make_query(
             self.index, query, column, exclude_self=exclude_self)
+        if query_table is not None:
+            q = self._as_query_table(q, query, query_table, exclude_self)
         m = self._pick(method, q, threshold)
         options = m.resolve_options(options)
         reorder = rank == "useful" or not include_own
@@ -1950,6 +1957,23 @@ class Engine:
         if not hits and q.n_columns > 1 and q.rows:
             res.absent_columns = self._absent_columns(q)
         return res
+
+    def _as_query_table(self, q: Query, query, query_table, exclude_self: bool) -> Query:
+        """``q`` (just made: changed in place), the query of a DataFrame that is the lake
+        table ``query_table``: that table's query column(s) left out (``exclude_self``), its
+        other columns its own table's."""
+        if not (isinstance(query, pd.DataFrame) or is_spark_frame(query)):
+            raise QueryError(f"query_table names the lake table a DataFrame query was read "
+                             f"from; the query is {a_kind(query)} (a lake table named as "
+                             f"the query is left out of its own results already).")
+        origin = find_table(self.index, query_table).name
+        try:
+            cids = {self.index.find_column(origin, c) for c in q.columns}
+        except KeyError as e:
+            raise QueryError(f"query_table={query_table!r}: {e.args[0]}") from None
+        q.origin, q.source = origin, f"lake table {origin}"
+        q.exclude = cids if exclude_self else set()
+        return q
 
     def _transform_search(self, method: SearchMethod, q: Query) -> bool | str | None:
         """For an empty search of one column by another method: True when this index can

@@ -13,6 +13,7 @@ import pytest
 
 from conftest import lake_engine
 from lakejoin_jupyter.cli import main as cli
+from lakejoin_jupyter.errors import QueryError
 
 pytestmark = pytest.mark.spark
 
@@ -110,3 +111,25 @@ def test_a_lake_table_query_says_its_own_column_was_left_out(shops_engine, ip, c
     assert said.startswith("No other lake table aligns with the columns of shops (")
     assert said.rstrip().endswith("ms): it is the lake table shops, left out of its own "
                                   "results.")
+
+
+def test_query_table_leaves_the_frames_own_column_out(shops_engine):
+    """search(t, col, query_table="shops"): the frame is shops by the caller's word, so its
+    query column is left out as for search("shops", col) (the benchmarks' seeds), by hand:
+    city finds regions.city alone, name finds nothing and says its own column was left
+    out. Only a DataFrame takes it; a column the table lacks is refused by name."""
+    t = shops_engine.table("shops")
+    city = shops_engine.search(t, "city", k=5, query_table="shops")
+    assert _hits(city) == [("regions", "city", 4, False)]
+    assert _hits(city) == _hits(shops_engine.search("shops", "city", k=5))
+    for frame in (t, t.head(3)):
+        res = shops_engine.search(frame, "name", k=5, query_table="shops")
+        assert len(res) == 0
+        assert res.empty_message.startswith(
+            "The query is the lake table shops: its own column 'name' left out of its "
+            "results. No other column of the lake shares a value with the query.")
+    with pytest.raises(QueryError, match="query_table names the lake table a DataFrame"):
+        shops_engine.search(["Lyon", "Nice"], k=5, query_table="shops")
+    added = t.assign(town=t["city"])
+    with pytest.raises(QueryError, match="query_table='shops'.*'town'"):
+        shops_engine.search(added, "town", k=5, query_table="shops")

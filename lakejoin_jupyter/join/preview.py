@@ -161,13 +161,17 @@ def row_number_warning(n_numeric: float, num_min: float, num_max: float) -> str:
             f"matches are likely coincidental")
 
 
+INT64 = (-2 ** 63, 2 ** 63 - 1)
+
+
 def integers_of(tokens) -> np.ndarray:
     """The distinct integers among normalized tokens (digits, a leading minus), ascending;
-    an integer array is taken as it is."""
+    an integer array is taken as it is. Integers outside int64 (ids of 20 digits and more)
+    are left out: they lie far past any span 1..h that :func:`chance_containment` reads."""
     if isinstance(tokens, np.ndarray) and tokens.dtype.kind == "i":
         return np.unique(tokens)
-    return np.unique(np.array([int(t) for t in map(str, tokens) if t.lstrip("-").isdigit()],
-                              dtype=np.int64))
+    ints = (int(t) for t in map(str, tokens) if t.lstrip("-").isdigit())
+    return np.unique(np.array([i for i in ints if INT64[0] <= i <= INT64[1]], dtype=np.int64))
 
 
 def chance_containment(query_tokens, lake_tokens) -> str | None:
