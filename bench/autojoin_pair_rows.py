@@ -32,18 +32,7 @@ from lakejoin_jupyter.join.autojoin import autojoin, pipeline  # noqa: E402
 
 def _rows_of(cand, src, tcells, groups) -> list:
     """[source row, derived key, taught, partners (sorted)] for every joined sampled row."""
-    partners: dict = {}
-    for g in groups:
-        if g.target_column != cand.target_column or g.source_column not in set(src.columns):
-            continue
-        column = src.cells(g.source_column)
-        by_value = partners.setdefault(g.source_column, {})
-        for p in g.pairs:
-            by_value.setdefault(column[p.source_row], set()).add(tcells[p.target_row])
-    keys = {v for v in tcells if v is not None}
-    outs = cand.program.evaluate({c: src.cells(c) for c in cand.program.columns},
-                                 len(src.positions))
-    cells = {c: src.cells(c) for c in partners}
+    partners, keys, outs, cells = pipeline.row_partners(cand, src, tcells, groups)
     taught = {ex.source_row for ex in cand.examples}
     rows = []
     for i, o in enumerate(outs):

@@ -743,14 +743,10 @@ def _pair_precision(cand: Candidate, src: Table, tcells: list, groups: list) -> 
     return agree / checked if checked else None
 
 
-def _row_pair_counts(cand: Candidate, src: Table, tcells: list, groups: list,
-                     skip: set = frozenset()) -> tuple:
-    """(agree, checked): the joined source rows (not in ``skip``) that have a candidate
-    partner in step 1's row pairs of the program's target column (a value's pairs hold for
-    every row holding it), and those of them whose derived key is a partner. Where the
-    program joins every key through one row, a row whose partners are all keys the program
-    gives other rows that they confirm is not checked (deviation 60's reading, 74): its pairs
-    name those rows' keys, and say nothing of its own. ``agree`` is the same either way."""
+def row_partners(cand: Candidate, src: Table, tcells: list, groups: list) -> tuple:
+    """(partners, keys, outs, cells) of ``_row_pair_counts``: per source column, the target
+    keys step 1's row pairs give each of its values; the target's keys; the program's output
+    per source row; and the source columns' cells."""
     partners: dict = {}
     real = set(src.columns)
     for g in groups:
@@ -763,7 +759,18 @@ def _row_pair_counts(cand: Candidate, src: Table, tcells: list, groups: list,
     keys = {v for v in tcells if v is not None}
     outs = cand.program.evaluate({c: src.cells(c) for c in cand.program.columns},
                                  len(src.positions))
-    cells = {c: src.cells(c) for c in partners}
+    return partners, keys, outs, {c: src.cells(c) for c in partners}
+
+
+def _row_pair_counts(cand: Candidate, src: Table, tcells: list, groups: list,
+                     skip: set = frozenset()) -> tuple:
+    """(agree, checked): the joined source rows (not in ``skip``) that have a candidate
+    partner in step 1's row pairs of the program's target column (a value's pairs hold for
+    every row holding it), and those of them whose derived key is a partner. Where the
+    program joins every key through one row, a row whose partners are all keys the program
+    gives other rows that they confirm is not checked (deviation 60's reading, 74): its pairs
+    name those rows' keys, and say nothing of its own. ``agree`` is the same either way."""
+    partners, keys, outs, cells = row_partners(cand, src, tcells, groups)
     agree = checked = 0
     owner: dict = {}        # key -> the agreeing row that gets it
     disagree = []           # per disagreeing row, the key sets its pairs name
