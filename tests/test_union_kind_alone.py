@@ -79,10 +79,10 @@ def test_header_similarities_of_the_lake_say_the_same():
 def test_numbers_unshared_and_by_kind_by_hand():
     num = un.profile_column(pd.Series(range(10), name="n"), 50)[0]
     text = un.profile_column(pd.Series([f"w{i}" for i in range(10)], name="t"), 50)[0]
-    shared = np.array([[0, 3, 0, 0], [0, 3, 0, 0]])
-    header = np.array([[0.0, 0.0, 0.4, np.nan], [0.0, 0.0, 0.0, 0.0]])
-    got = un.numbers_unshared([num, text], shared, header)
-    assert got.tolist() == [[True, False, False, True], [False, False, False, False]]
+    set_u = np.array([[0.0, 0.7, 0.0, 0.0, np.nan], [0.0, 0.7, 0.0, 0.0, 0.0]])
+    header = np.array([[0.0, 0.0, 0.4, np.nan, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0]])
+    got = un.numbers_unshared([num, text], set_u, header)
+    assert got.tolist() == [[True, False, False, True, True], [False] * 5]
     u = {0: {"set": np.array([0.0, 0.0, 0.9]), "header": np.array([0.0, 0.3, 0.0])},
          1: {"set": np.array([0.0, 0.0, 0.0]), "header": np.array([0.0, 0.0, 0.0])}}
     assert un.by_kind(u, [(0, 0), (1, 1)])
@@ -176,3 +176,38 @@ def test_populations_are_not_stacked_as_geoname_ids(places_lake):
     assert sorted(added["name"]) == sorted(codes["display_name"].iloc[:5])
     assert added["population"].isna().all()
     assert len(h.union(q, distinct=False)) == len(q) + len(codes)
+
+
+@pytest.fixture(scope="module")
+def long_table_lake(spark, tmp_path_factory):
+    """verify28's variation of D7 in miniature: a country-year table (every country's name
+    in 500 rows, a value per row of the size of the countries' areas) that shares one value
+    with the query's areas by chance (20,000 values over 400..9,000,000)."""
+    rng = np.random.default_rng(28)
+    names, a2, a3, num = map(list, zip(*COUNTRIES))
+    areas = rng.integers(400, 9_000_000, len(COUNTRIES))
+    years = np.arange(1523, 2023)
+    values = rng.integers(400, 9_000_000, len(COUNTRIES) * len(years))
+    values = np.where(np.isin(values, areas), values + 1, values)
+    values[3] = areas[7]                                      # the one coincidence
+    long = pd.DataFrame({"country": np.repeat(names, len(years)),
+                         "year": np.tile(years, len(COUNTRIES)), "value": values})
+    engine = lake_engine(spark, tmp_path_factory, "longlake", {
+        "reference/population.csv": long,
+        "world/iso.csv": pd.DataFrame({"alpha_3": a3, "numeric": num})},
+        components=["-josie", "-mate", "-lshensemble", "union"])
+    return engine, pd.DataFrame({"name": names, "iso3": a3, "areakm2": areas})
+
+
+@pytest.mark.spark
+def test_areas_are_not_stacked_as_one_coincidence_of_a_long_table(long_table_lake):
+    """verify28's D7 variation: the query's areas and a country-year table's values share
+    one value, no more than the table's 20,000 values over the same range share by chance
+    (set likelihood 0), and no name: `areakm2 <- value` stacked 20,000 yearly values as
+    areas. It stays unaligned as a pair sharing none does; the names still align."""
+    engine, q = long_table_lake
+    hits = engine.search_unionable(q, k=5)
+    h = [h for h in hits if h.table == "reference/population"][0]
+    assert h.mapping.get("name") == "country", h.mapping
+    assert "areakm2" not in h.mapping, h.mapping
+    assert h.union(q, distinct=False)["areakm2"].iloc[len(q):].isna().all()

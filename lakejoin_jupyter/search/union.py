@@ -24,7 +24,7 @@ of query columns to its columns (pairs under ``min_column`` out), scored per que
       chance that two query rows differ on the aligned columns (``row_information``).
     - No vector or format evidence: FEW_VALUES values or fewer against more, none shared;
       numbers barely meeting (KS under NUMBERS_APART) never align, nor, in a table aligned by a
-      key, with no value and no name in common (``numbers_unshared``); a table of numeric pairs
+      key, with no value beyond chance and no name alike (``numbers_unshared``); a table of numeric pairs
       without set or header evidence is not listed (``kind_only``), of none at all ranks last.
     - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
 """
@@ -611,9 +611,11 @@ def kind_only(q: QueryColumn, u: dict, j: int) -> bool:
     return q.numeric and not u["set"][j] > 0 and not u["header"][j] > 0
 
 
-def numbers_unshared(qs: list, shared: np.ndarray, header: np.ndarray) -> np.ndarray:
+def numbers_unshared(qs: list, set_u: np.ndarray, header: np.ndarray) -> np.ndarray:
     """(len(qs), lake columns): where a numeric query column and a lake column share no
-    value and no name (header likelihood 0). In a table holding the query's entities (a
+    value beyond chance (set likelihood 0: none, or as few as a column of the lake
+    column's density would share by chance) and no name (header likelihood 0). In a
+    table holding the query's entities (a
     query column whose every value is in one row, a key, aligned with set evidence) such a
     pair does not align: the same measure of the same entities would share values, and its
     vector, format and quantile evidence only says that both are numbers of a similar size
@@ -621,7 +623,7 @@ def numbers_unshared(qs: list, shared: np.ndarray, header: np.ndarray) -> np.nda
     other rows' amounts share no value with the query's (prices with cents) and the pair
     stays. A same-named column still aligns by the name rule."""
     numeric = np.array([q.numeric for q in qs], dtype=bool)[:, None]
-    return numeric & (np.asarray(shared) == 0) & ~(np.nan_to_num(header) > 0)
+    return numeric & ~(np.nan_to_num(set_u) > 0) & ~(np.nan_to_num(header) > 0)
 
 
 def by_kind(u: dict, cols) -> bool:
@@ -890,7 +892,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
                          | numbers_apart(ev["numeric"], OV[:, ids]), 0.0,
                          ensemble(Ua, weights, sharpness))
     unshared = np.zeros_like(S, dtype=bool)     # numbers_unshared, applied to keyed tables
-    unshared[active] = numbers_unshared(qs, OV[:, ids], Ua["header"])
+    unshared[active] = numbers_unshared(qs, Ua["set"], Ua["header"])
     keyed = [q.unseen == 1.0 and len(q.tokens) >= 2 for q in qcols]
     C = S.copy()                    # the weights pairs are chosen by (named_choice)
     C[active] = named_choice(S[active], Ua, weights, sharpness)
