@@ -74,4 +74,4 @@ def test_added_column_types_are_the_joins(typed_kinds_lake):
     assert seen[("c/prices", "code")].type == "string"
     card = next(h for h in res if h.table == "a/points").card()
     html = card._repr_html_() if hasattr(card, "_repr_html_") else str(card)
-    assert "<td>lat</td><td>string (float values)</td>" in html
+    assert "<td>lat</td><td style='overflow-wrap:normal'>string (float values)</td>" in html

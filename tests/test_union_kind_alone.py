@@ -79,10 +79,13 @@ def test_header_similarities_of_the_lake_say_the_same():
 def test_numbers_unshared_and_by_kind_by_hand():
     num = un.profile_column(pd.Series(range(10), name="n"), 50)[0]
     text = un.profile_column(pd.Series([f"w{i}" for i in range(10)], name="t"), 50)[0]
-    set_u = np.array([[0.0, 0.7, 0.0, 0.0, np.nan], [0.0, 0.7, 0.0, 0.0, 0.0]])
-    header = np.array([[0.0, 0.0, 0.4, np.nan, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0]])
-    got = un.numbers_unshared([num, text], set_u, header)
-    assert got.tolist() == [[True, False, False, True, True], [False] * 5]
+    one = un.profile_column(pd.Series([2022] * 10, name="yr"), 50)[0]    # one value
+    shared = np.array([[0, 3, 0, 0, 1, 1]] * 3)
+    set_u = np.array([[0.0, 0.7, 0.0, 0.0, 0.0, 0.6]] * 3)      # 1 shared, beyond chance?
+    header = np.array([[0.0, 0.0, 0.4, np.nan, 0.0, 0.0]] * 3)
+    got = un.numbers_unshared([num, text, one], shared, set_u, header)
+    assert got.tolist() == [[True, False, False, True, True, False], [False] * 6,
+                            [True, False, False, True, False, False]]
     u = {0: {"set": np.array([0.0, 0.0, 0.9]), "header": np.array([0.0, 0.3, 0.0])},
          1: {"set": np.array([0.0, 0.0, 0.0]), "header": np.array([0.0, 0.0, 0.0])}}
     assert un.by_kind(u, [(0, 0), (1, 1)])

@@ -611,10 +611,12 @@ def kind_only(q: QueryColumn, u: dict, j: int) -> bool:
     return q.numeric and not u["set"][j] > 0 and not u["header"][j] > 0
 
 
-def numbers_unshared(qs: list, set_u: np.ndarray, header: np.ndarray) -> np.ndarray:
+def numbers_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
+                     header: np.ndarray) -> np.ndarray:
     """(len(qs), lake columns): where a numeric query column and a lake column share no
-    value beyond chance (set likelihood 0: none, or as few as a column of the lake
-    column's density would share by chance) and no name (header likelihood 0). In a
+    value beyond chance (none; or, for a query column of more than FEW_VALUES values, no
+    more than gives no set evidence, likelihood 0: a column of one year shares its one
+    value for a reason, below any test's reach) and no name (header likelihood 0). In a
     table holding the query's entities (a
     query column whose every value is in one row, a key, aligned with set evidence) such a
     pair does not align: the same measure of the same entities would share values, and its
@@ -623,7 +625,9 @@ def numbers_unshared(qs: list, set_u: np.ndarray, header: np.ndarray) -> np.ndar
     other rows' amounts share no value with the query's (prices with cents) and the pair
     stays. A same-named column still aligns by the name rule."""
     numeric = np.array([q.numeric for q in qs], dtype=bool)[:, None]
-    return numeric & ~(np.nan_to_num(set_u) > 0) & ~(np.nan_to_num(header) > 0)
+    many = np.array([len(q.tokens) > FEW_VALUES for q in qs], dtype=bool)[:, None]
+    by_chance = (np.asarray(shared) == 0) | (many & ~(np.nan_to_num(set_u) > 0))
+    return numeric & by_chance & ~(np.nan_to_num(header) > 0)
 
 
 def by_kind(u: dict, cols) -> bool:
@@ -892,7 +896,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
                          | numbers_apart(ev["numeric"], OV[:, ids]), 0.0,
                          ensemble(Ua, weights, sharpness))
     unshared = np.zeros_like(S, dtype=bool)     # numbers_unshared, applied to keyed tables
-    unshared[active] = numbers_unshared(qs, Ua["set"], Ua["header"])
+    unshared[active] = numbers_unshared(qs, OV[:, ids], Ua["set"], Ua["header"])
     keyed = [q.unseen == 1.0 and len(q.tokens) >= 2 for q in qcols]
     C = S.copy()                    # the weights pairs are chosen by (named_choice)
     C[active] = named_choice(S[active], Ua, weights, sharpness)
