@@ -24,12 +24,13 @@ def test_the_estimate_names_its_sample():
 
 
 def _labels(chart) -> dict:
-    """[(value, dy, baseline)] of the chart's text marks."""
+    """[(value, dy, baseline)] of the chart's text marks (not their halos: a stroked copy
+    drawn under each label)."""
     spec = chart.to_dict()
     out = []
     for layer in spec["layer"]:
         mark = layer["mark"] if isinstance(layer["mark"], dict) else {"type": layer["mark"]}
-        if mark["type"] == "text":
+        if mark["type"] == "text" and "stroke" not in mark:
             for row in spec["datasets"][layer["data"]["name"]]:
                 out.append((row["value"], mark.get("dy", 0), mark.get("baseline")))
     return out

@@ -255,7 +255,7 @@ def test_useful_ranks_the_key_table_before_the_panel_table(random_lake):
     assert "20 &rarr; 110 rows" in card and "&times;10 lake rows per key" in card
     assert "aggregate=&quot;latest&quot;" in card          # it has a year column
     # a CSV's column joins as text: the card says so, with what its values are
-    assert ">year</td><td>string (integer values)</td>" in card and "matched (10):" in card
+    assert ">year</td><td style='overflow-wrap:normal'>string (integer values)</td>" in card and "matched (10):" in card
     card = key.card()
     assert "keeps the query's 20 rows" in card and "&rarr;" not in card
     assert ">capital</td>" in card and "not matched (10):" in card
