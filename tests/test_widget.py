@@ -139,7 +139,7 @@ def test_texts_count_key_tuples_and_one_row():
     one = Hit(columns=("pkg",), column_ids=(3,), method="josie", query_columns=("p",), **kw)
     assert "27 shared values (49% of the query's distinct values)" in hit_card_html(one)
     assert (rows(1), rows(0), rows(1200)) == ("1 row", "0 rows", "1,200 rows")
-    many = SimpleNamespace(rank=2, table="t", join_rows=4, join_rows_exact=True)
+    many = SimpleNamespace(rank=2, table="t", join_rows=4, join_rows_exact=True, details={})
     result = SimpleNamespace(multiplying=lambda: [many], query=SimpleNamespace(n_rows=1))
     assert "multiply the query's 1 row (#2 t: 4)" in multiply_note(result)
     result.hits = [many]
