@@ -604,7 +604,7 @@ def test_cli_and_result_show_each_hits_program(transform_engine, tmp_path, capsy
     frame.to_csv(tmp_path / "q.csv", index=False)
     res = transform_engine.search(frame, "name", method="transform", k=3)
     assert res.to_pandas()["transformation"].tolist() == [h.details["program"] for h in res]
-    assert all(f"<code>{html.escape(h.details['program'])}</code>" in res._repr_html_()
+    assert all(f"<code style='white-space:normal'>{html.escape(h.details['program'])}</code>" in res._repr_html_()
                for h in res)
     capsys.readouterr()
     assert cli(["search", str(transform_engine.index.path), "-t", str(tmp_path / "q.csv"),
