@@ -14,6 +14,9 @@ pools), and no file of an archive is imported or run.
   (unzip; jars from fresh39) and source archives (tar -xzf) unpacked into
   <downloads>/<unpacked>/<archive stem>, once per process; a folder's digest covers its
   files' names and contents.
+- InstalledComponents (fresh40): the components of an installed Rust toolchain (the folder
+  rustup installs a toolchain into), each pinned by the SHA-256 of the file list rustup wrote
+  for it (lib/rustlib/manifest-<component>-<target>); members are the toolchain's files.
 """
 from __future__ import annotations
 
@@ -55,6 +58,10 @@ class PinnedArchives:
     def digest(self, downloads, key: str) -> str:
         raise NotImplementedError
 
+    def archive_path(self, downloads: Path, name: str) -> Path:
+        """The file pinned for archive ``name`` (the archive itself)."""
+        return downloads / name
+
     def forget(self) -> None:
         """Drop what was read in this process (before a full check)."""
 
@@ -68,7 +75,7 @@ class PinnedArchives:
         downloads = Path(downloads)
         wrong = []
         for name, (_, _, want) in self.archives.items():
-            path = downloads / name
+            path = self.archive_path(downloads, name)
             if not path.is_file():
                 wrong.append(f"{path} missing")
             elif sha256(path.read_bytes()) != want:
@@ -205,3 +212,48 @@ def read_text(path: Path, encoding: str = "utf-8") -> str:
     if path.name.endswith(".gz"):
         return run("gzip", "-dc", str(path)).decode(encoding)
     return path.read_text(encoding=encoding)
+
+
+class InstalledComponents(PinnedArchives):
+    """The components of a Rust toolchain as rustup installed them (``downloads``: the
+    toolchain's folder). An "archive" is a component named as its download is
+    ("rust-docs-1.95.0-x86_64-unknown-linux-gnu"), pinned by the SHA-256 of the file list
+    rustup installed for it; a member ("component:path") is a file or folder of the toolchain,
+    relative to its folder."""
+
+    def __init__(self, *args, target: str):
+        super().__init__(*args)
+        self.target = target
+        self._digests: dict = {}
+
+    def forget(self) -> None:
+        self._digests.clear()
+
+    def mismatches(self, downloads=None) -> list:
+        if downloads is None:
+            return [f"the toolchain folder is not given ({self.variable} for the tests; it is "
+                    f"the folder {self.fetched_by} installs, with the components "
+                    + " ".join(f"{p}{self.pin}{v}" for p, v, _ in self.archives.values())
+                    + ")"]
+        return super().mismatches(downloads)
+
+    def archive_path(self, downloads: Path, name: str) -> Path:
+        component = self.archives[name][0]
+        return downloads / "lib" / "rustlib" / f"manifest-{component}-{self.target}"
+
+    def digest(self, downloads, key: str) -> str:
+        """A member's SHA-256 (a folder's tree digest), once per process."""
+        member = key.split(":", 1)[1]
+        path = Path(downloads) / member
+        if (str(downloads), key) not in self._digests:
+            self._digests[str(downloads), key] = (
+                tree_digest(path) if member.endswith("/") else sha256(path.read_bytes()))
+        return self._digests[str(downloads), key]
+
+    def path(self, downloads, key: str) -> Path:
+        """A pinned member's path in the toolchain, checked."""
+        self.verify(key, self.digest(downloads, key))
+        return Path(downloads) / key.split(":", 1)[1]
+
+    def text(self, downloads, key: str) -> str:
+        return read_text(self.path(downloads, key))

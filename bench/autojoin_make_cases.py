@@ -38,7 +38,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from autojoin_case_tools import (  # noqa: E402  (pinned archives: fresh32 on)
-    StreamedArchives, UnpackedArchives, read_text, run, sha256)
+    InstalledComponents, StreamedArchives, UnpackedArchives, read_text, run, sha256)
 
 
 def _read(lake: Path, rel: str, **kw) -> pd.DataFrame:
@@ -14722,6 +14722,404 @@ def make_fresh39(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh40 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh40_cases.md; the pool's rule is section F40 of
+# bench/results/autojoin.md): fresh39's (a)-(h) except (a)'s pool, and (f) and (g)'s sources
+# read as a component's documents and folders (at most four cases per component).
+# (a) both tables come from files of the Rust project's toolchain, release 1.95.0 of the
+#     stable channel as rustup installs it: its six components (cargo, clippy-preview,
+#     rust-docs, rust-std, rustc, rustfmt-preview for x86_64-unknown-linux-gnu), less files
+#     whose path holds an earlier set's path word and data an earlier set read. The toolchain
+#     sits in a folder given as an argument: each component is pinned by its version and the
+#     SHA-256 of the file list rustup installed for it, every file read by its SHA-256;
+#     nothing of the toolchain is run (man pages, HTML, Markdown, shell completion and JSON
+#     read as text through re and json);
+# (b)-(h) as fresh39's (at least half the cases real pairs).
+
+# Pool sources of (a), the toolchain's components in alphabetical order (section F40).
+_FRESH40_POOL = ("cargo", "clippy-preview", "rust-docs", "rust-std", "rustc", "rustfmt-preview")
+
+# The components the cases read, named as their downloads are (component, version, SHA-256 of
+# the file list rustup installed for it, lib/rustlib/manifest-<component>-<target>);
+# make_fresh40 refuses any other.
+FRESH40_ARCHIVES = {
+    "cargo-1.95.0-x86_64-unknown-linux-gnu": (
+        "cargo", "1.95.0", "5b2160ec3635b8c8f3129f12cbeee078d55d882f9362313e56e9fd484febe8ba"),
+    "clippy-preview-1.95.0-x86_64-unknown-linux-gnu": (
+        "clippy-preview", "1.95.0",
+        "266e3ebcb2cfa74930e774ac54d80e089f3d1ac299b085c7800114fc653502b9"),
+    "rust-docs-1.95.0-x86_64-unknown-linux-gnu": (
+        "rust-docs", "1.95.0", "ae787db8ea2efc4a60ba138622558dac5472579c79778ab904596e5a5482dc0d"),
+    "rust-std-1.95.0-x86_64-unknown-linux-gnu": (
+        "rust-std", "1.95.0", "7a6a9d43f7c551db367dde661be2c5acee64edfc018a4f3655c523239dc29fe1"),
+}
+# Files of those components read by make_fresh40 ("component:path in the toolchain" -> SHA-256;
+# a folder, a key ending in "/", by its tree digest).
+FRESH40_FILES = {
+    "cargo-1.95.0-x86_64-unknown-linux-gnu:etc/bash_completion.d/cargo":
+        "550c5fc0196b45bd950c8aa1da27259be44324674e8ead4dc572f9a7a176614e",
+    "cargo-1.95.0-x86_64-unknown-linux-gnu:share/man/man1/":
+        "a7a50d1bd8235a7c5d8750e8c6377bc7b54ea4748fdb5042977632c8990d0841",
+    "clippy-preview-1.95.0-x86_64-unknown-linux-gnu:share/doc/clippy/README.md":
+        "bb0e2952ccbaab4376308b33f12ef083c83448feca3a5530bdd111ee0d625e9b",
+    "rust-docs-1.95.0-x86_64-unknown-linux-gnu:share/doc/rust/html/version_info.html":
+        "e00002ff4d94064576bba1ab6674a0402ba9cd60f1c0cdb07e10b37bd9893d92",
+    "rust-docs-1.95.0-x86_64-unknown-linux-gnu:share/doc/rust/html/cargo/reference/config.html":
+        "884bcac7b275ba2ee75df29877162a670a45d6c62b4718409e8d08e13dd7eced",
+    "rust-docs-1.95.0-x86_64-unknown-linux-gnu:"
+    "share/doc/rust/html/cargo/reference/environment-variables.html":
+        "e028ab0b0643dcd0d4e7e4c25403d3c416d357aed160eddefe5b305e818a094d",
+    "rust-docs-1.95.0-x86_64-unknown-linux-gnu:"
+    "share/doc/rust/html/reference/conditional-compilation.html":
+        "2830b3c520b661d97700cb25754165c238c78bfbecbcfc960c357c0d04aa1811",
+    "rust-docs-1.95.0-x86_64-unknown-linux-gnu:share/doc/rust/html/edition-guide/":
+        "b25214a1db08e3a888dfb3338f3628503cef62874d682f6c9bc73f854a4a9635",
+    "rust-docs-1.95.0-x86_64-unknown-linux-gnu:share/doc/rust/html/rustc/lints/listing/":
+        "debd5b6b4cad132e9ae5ad4a333642999cc961b2ec316dfc1ddeb2e8c03f7817",
+    "rust-docs-1.95.0-x86_64-unknown-linux-gnu:share/doc/rust/html/clippy/lint_configuration.html":
+        "7aad63088773eee8d5376e9e8a3fa4a11da1e4ca43a27f057a5c0a8f0b426650",
+    "rust-std-1.95.0-x86_64-unknown-linux-gnu:"
+    "lib/rustlib/manifest-rust-std-x86_64-unknown-linux-gnu":
+        "7a6a9d43f7c551db367dde661be2c5acee64edfc018a4f3655c523239dc29fe1",
+}
+# Where the tests look for the toolchain's folder (they never download).
+FRESH40_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH40_DOWNLOADS"
+_PINNED40 = InstalledComponents("fresh40", FRESH40_ARCHIVES, FRESH40_FILES,
+                                FRESH40_DOWNLOADS_VARIABLE,
+                                "`rustup toolchain install 1.95.0 --profile default`", "=",
+                                target="x86_64-unknown-linux-gnu")
+fresh40_version_mismatches = _PINNED40.mismatches
+# Files of the man folder no case reads: their paths hold an earlier set's path word
+# ("login", fresh22's).
+_EARLIER_WORDS40 = ("login",)
+
+
+def _text40(html: str) -> str:
+    """The text of an HTML fragment: tags dropped, the entities mdBook writes decoded, spaces
+    folded."""
+    import re
+    text = re.sub(r"<[^>]+>", "", html)
+    for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#39;", "'"),
+                         ("&amp;", "&")):
+        text = text.replace(entity, char)
+    return " ".join(text.split())
+
+
+def _troff40(line: str) -> str:
+    """A man page line as man prints it: font escapes dropped, escaped characters plain."""
+    import re
+    line = re.sub(r"\\f[BIRP]", "", line)
+    for escape, char in (("\\-", "-"), ("\\[em]", "\u2014"), ("\\[cq]", "'"), ("\\[hy]", "-"),
+                         ("\\ ", " "), ("\\(aq", "'"), ("\\&", "")):
+        line = line.replace(escape, char)
+    return line.strip()
+
+
+def _cargo_man_pages40(downloads) -> tuple:
+    """Cargo's man pages (the files of share/man/man1 named cargo*.1, less those whose path
+    holds an earlier set's path word): the file and the description its NAME section gives,
+    with the folder they are in."""
+    import re
+    folder = _PINNED40.path(downloads, "cargo-1.95.0-x86_64-unknown-linux-gnu:"
+                            "share/man/man1/")
+    files = sorted(p.name for p in folder.glob("cargo*.1")
+                   if not any(w in p.name for w in _EARLIER_WORDS40))
+    described = []
+    for f in files:
+        text = (folder / f).read_text(encoding="utf-8")
+        name = re.search(r'^\.SH "NAME"\n(.*)$', text, re.M).group(1)
+        described.append(_troff40(name).split(" \u2014 ", 1)[1])
+    return folder, pd.DataFrame({"man page": files, "summary": described})
+
+
+# ---- real pairs, keys as two producers write them (class A)
+
+def cargo_bash_options_man_pages(downloads, out):
+    """Cargo's bash completion (etc/bash_completion.d/cargo, written by hand: one shell
+    variable per command holding the options it completes, "opt__generate_lockfile", aliases
+    and "opt___nocmd" for cargo itself among them) against cargo's man pages (the file,
+    "cargo-generate-lockfile.1", with its NAME line's summary; written from cargo's
+    documentation by its generator). Truth: the command the variable completes and the page
+    documents (the variable's name, "_" read as "-"; by hand, the aliases' variables join no
+    page, "opt___nocmd" joins cargo.1, "opt__report__future_incompat" the page of `cargo report
+    future-incompatibilities`). File names. N:1 where none, 1:1 here."""
+    import re
+    text = _PINNED40.text(downloads, "cargo-1.95.0-x86_64-unknown-linux-gnu:"
+                          "etc/bash_completion.d/cargo")
+    found = re.findall(r'^\tlocal (opt__\w+)="([^"]*)"$', text, re.M)
+    src = pd.DataFrame(found, columns=["completion variable", "options"])
+    _, tgt = _cargo_man_pages40(downloads)
+    pages = list(tgt["man page"])
+    by_hand = {"opt___nocmd": "cargo.1",
+               "opt__report__future_incompat": "cargo-report-future-incompatibilities.1"}
+    pairs = []
+    for i, var in enumerate(src["completion variable"]):
+        page = by_hand.get(var, "cargo-" + var[len("opt__"):].replace("_", "-") + ".1")
+        if page in pages:
+            pairs.append((i, pages.index(page)))
+    return _fresh40_case(out, "cargo_bash_options_man_pages", src, tgt, pairs)
+
+
+def cargo_commands_man_pages(downloads, out):
+    """The commands cargo's own man page lists (cargo.1's COMMANDS section, written by hand:
+    the reference "\\fBcargo\\-build\\fR(1)" as troff writes it, the one-line summary and the
+    group) against cargo's man pages (the file, with its NAME line's summary). Truth: the page
+    the reference names (the man reference's rule: name and section). File names. 1:1."""
+    import re
+    folder, tgt = _cargo_man_pages40(downloads)
+    text = (folder / "cargo.1").read_text(encoding="utf-8")
+    section = text.split('.SH "COMMANDS"\n', 1)[1].split("\n.SH ", 1)[0]
+    rows = []
+    for group_text in re.split(r'^\.SS "', section, flags=re.M)[1:]:
+        group = group_text.split('"', 1)[0]
+        for ref, summary in re.findall(r"^(\\fB[^\n]*\\fR\(1\))\n\.br\n([^\n]*)$", group_text,
+                                       re.M):
+            rows.append((ref, _troff40(summary), group))
+    src = pd.DataFrame(rows, columns=["command reference", "what it does", "group"])
+    pages = list(tgt["man page"])
+    pairs = []
+    for i, ref in enumerate(src["command reference"]):
+        name = re.fullmatch(r"\\fB(.*)\\fR\((\d)\)", ref)
+        page = _troff40(name.group(1)) + "." + name.group(2)
+        if page in pages:
+            pairs.append((i, pages.index(page)))
+    return _fresh40_case(out, "cargo_commands_man_pages", src, tgt, pairs)
+
+
+def _cargo_env_items40(downloads, section_id: str) -> list:
+    """The list items of a section of the Cargo Book's environment-variables page (``section_id``:
+    the heading's id): per item its first code (the variable as written) and its HTML."""
+    import re
+    html = _PINNED40.text(downloads, "rust-docs-1.95.0-x86_64-unknown-linux-gnu:"
+                          "share/doc/rust/html/cargo/reference/environment-variables.html")
+    start = html.index(f'id="{section_id}"')
+    end = html.index("<h", html.index("</h", start) + 4)
+    part = html[start:end]
+    return [(_text40(code), item) for item in re.findall(r"<li>(.*?)</li>", part, re.S)
+            for code in re.findall(r"<code>(.*?)</code>", item, re.S)[:1]]
+
+
+def cargo_config_keys_environment(downloads, out):
+    """The Cargo Book's configuration keys (reference/config.html: each key's heading,
+    "build.target-dir", with its type and default as the page lists them) against the
+    configuration environment variables the Book's environment-variables page lists
+    ("CARGO_BUILD_TARGET_DIR", with its summary up to the link to the key). Truth: the key
+    each variable's item first links to (the anchor of the key's heading). Case and punctuation. 1:1
+    (the variables of the alias, registries' and target tables name no key's heading)."""
+    import re
+    html = _PINNED40.text(downloads, "rust-docs-1.95.0-x86_64-unknown-linux-gnu:"
+                          "share/doc/rust/html/cargo/reference/config.html")
+    rows, anchors = [], []
+    for anchor, head, after in re.findall(
+            r'<h4 id="([^"]*)"><a class="header" href="[^"]*">((?:(?!</h4>).)*)</a></h4>'
+            r"((?:(?!<h\d).)*)", html, re.S):
+        if not head.startswith("<code>"):
+            continue            # a heading of the page's prose, not a key
+        listed = re.match(r"\s*<ul>(.*?)</ul>", after, re.S)
+        items = dict(re.findall(r"<li>(\w+): (.*?)</li>", listed.group(1) if listed else "",
+                                re.S))
+        rows.append((_text40(head), _text40(items.get("Type", "")),
+                     _text40(items.get("Default", ""))))
+        anchors.append(anchor)
+    src = pd.DataFrame(rows, columns=["key", "type", "default"])
+    trows, links = [], []
+    for var, item in _cargo_env_items40(downloads, "configuration-environment-variables"):
+        summary = _text40(item).split(" \u2014 ", 1)[1]
+        summary = re.split(r",? see ", summary)[0]
+        link = re.findall(r'href="config\.html#([^"]*)"', item)
+        trows.append((var, summary))
+        links.append(link[0] if link else "")
+    tgt = pd.DataFrame(trows, columns=["environment variable", "meaning"])
+    pairs = [(anchors.index(a), j) for j, a in enumerate(links) if a in anchors]
+    return _fresh40_case(out, "cargo_config_keys_environment", src, tgt, pairs)
+
+
+def cargo_cfg_variables_reference_options(downloads, out):
+    """The Rust Reference's configuration options (reference/conditional-compilation.html: the
+    options its headings name, "target_os", "unix" and "windows" under one heading, with the
+    heading's id) against the CARGO_CFG_ variables the Cargo Book says Cargo sets for build
+    scripts ("CARGO_CFG_TARGET_OS", with the example value written with it, "macos"). Truth:
+    the Reference section each variable's item links to, and within a section of two options
+    the one the variable names (by hand: CARGO_CFG_UNIX and CARGO_CFG_WINDOWS). Codes with
+    prefixes. 1:1."""
+    import re
+    html = _PINNED40.text(downloads, "rust-docs-1.95.0-x86_64-unknown-linux-gnu:"
+                                     "share/doc/rust/html/reference/conditional-compilation.html")
+    rows = []
+    for anchor, head in re.findall(r'<h3 id="([^"]*)"><a class="header" href="[^"]*">(.*?)</a>',
+                                   html, re.S):
+        if head.startswith("<code>"):
+            rows += [(_text40(c), anchor) for c in re.findall(r"<code>(.*?)</code>", head)]
+    src = pd.DataFrame(rows, columns=["option", "section"])
+    trows, pairs = [], []
+    section = "environment-variables-cargo-sets-for-build-scripts"
+    for var, item in _cargo_env_items40(downloads, section):
+        if not var.startswith("CARGO_CFG_") or "<" in var:
+            continue
+        name, _, example = var.partition("=")
+        link = re.search(r'conditional-compilation\.html#([^"]*)"', item)
+        j = len(trows)
+        trows.append((name, example))
+        for i, (option, anchor) in enumerate(rows):
+            if link and anchor == link.group(1) and (
+                    src["section"].tolist().count(anchor) == 1
+                    or name == "CARGO_CFG_" + option.upper()):
+                pairs.append((i, j))
+    tgt = pd.DataFrame(trows, columns=["build script variable", "example value"])
+    return _fresh40_case(out, "cargo_cfg_variables_reference_options", src, tgt, pairs)
+
+
+def edition_guide_lints_rustc_listing(downloads, out):
+    """The lints the Edition Guide names and links to the rustc book (each mention as the
+    guide's authors wrote it, "rust_2021_prefixes_incompatible_syntax" or "keyword-idents",
+    with the guide's page) against the rustc book's lint listing (each lint's heading,
+    "rust-2021-prefixes-incompatible-syntax", written by rustc's lint documentation tool, with
+    the listing it is in). Truth: the heading each mention links to. Case and punctuation. N:1
+    (a lint named on several pages)."""
+    import re
+    guide = _PINNED40.path(downloads, "rust-docs-1.95.0-x86_64-unknown-linux-gnu:"
+                           "share/doc/rust/html/edition-guide/")
+    rows, links = [], []
+    for page in sorted(guide.rglob("*.html")):
+        if page.name in ("print.html", "toc.html"):
+            continue
+        html = page.read_text(encoding="utf-8")
+        for listing, anchor, code in re.findall(
+                r'href="[^"]*rustc/lints/listing/([a-z-]+)\.html#([\w-]+)"><code>([^<]*)</code>',
+                html):
+            row = (_text40(code), page.relative_to(guide).as_posix())
+            if row not in rows:
+                rows.append(row)
+                links.append((listing, anchor))
+    src = pd.DataFrame(rows, columns=["lint named", "guide page"])
+    listing = _PINNED40.path(downloads, "rust-docs-1.95.0-x86_64-unknown-linux-gnu:"
+                             "share/doc/rust/html/rustc/lints/listing/")
+    trows = []
+    for page in sorted(listing.glob("*-by-default.html")):
+        html = page.read_text(encoding="utf-8")
+        for anchor, head in re.findall(
+                r'<h2 id="([^"]*)"><a class="header" href="[^"]*">(.*?)</a></h2>', html, re.S):
+            trows.append((page.stem, anchor, _text40(head)))
+    tgt = pd.DataFrame([(h, l) for l, _, h in trows], columns=["lint", "listed under"])
+    where = {(l, a): j for j, (l, a, _) in enumerate(trows)}
+    pairs = [(i, where[link]) for i, link in enumerate(links) if link in where]
+    return _fresh40_case(out, "edition_guide_lints_rustc_listing", src, tgt, pairs)
+
+
+# ---- written formats (class C)
+
+def clippy_categories_deny_attributes(downloads, out):
+    """Clippy's lint categories as its README's table lists them (the category,
+    "clippy::pedantic", its description and default level) against the crate attribute the
+    README gives to make a category's lints errors, `#![deny(clippy::pedantic)]` (Rust's
+    lint-level attribute, the README's own form). Codes with prefixes. 1:1."""
+    import re
+    text = _PINNED40.text(downloads, "clippy-preview-1.95.0-x86_64-unknown-linux-gnu:"
+                                     "share/doc/clippy/README.md")
+    rows = [tuple(c.strip().strip("`").strip("*") for c in line.strip("|").split("|"))
+            for line in text.splitlines() if re.match(r"^\| `clippy::", line)]
+    src = pd.DataFrame(rows, columns=["category", "description", "default level"])
+    tgt = pd.DataFrame({"attribute": ["#![deny(" + c + ")]" for c in src["category"]]})
+    return _fresh40_case(out, "clippy_categories_deny_attributes", src, tgt,
+                         [(i, i) for i in range(len(src))])
+
+
+def rust_std_libraries_extern_flags(downloads, out):
+    """The Rust libraries the rust-std component installs (its file list: each library's
+    .rlib, "libcore-<hash>.rlib", with the .rmeta beside it) against the flag that names it to
+    rustc as a crate, `--extern core=libcore-<hash>.rlib` (rustc's --extern NAME=PATH, as
+    Cargo passes a dependency). Parts of longer values. 1:1."""
+    import re
+    listing = _PINNED40.text(downloads, "rust-std-1.95.0-x86_64-unknown-linux-gnu:"
+                                        "lib/rustlib/manifest-rust-std-x86_64-unknown-linux-gnu")
+    names = [line.rsplit("/", 1)[1] for line in listing.splitlines()
+             if line.startswith("file:")]
+    rlibs = sorted(n for n in names if n.endswith(".rlib"))
+    metas = [n[:-len(".rlib")] + ".rmeta" for n in rlibs]
+    src = pd.DataFrame({"library file": rlibs,
+                        "metadata file": [m if m in names else "" for m in metas]})
+    flags = ["--extern " + re.fullmatch(r"lib(\w+)-[0-9a-f]+\.rlib", f).group(1) + "=" + f
+             for f in rlibs]
+    tgt = pd.DataFrame({"extern flag": flags})
+    return _fresh40_case(out, "rust_std_libraries_extern_flags", src, tgt,
+                         [(i, i) for i in range(len(src))])
+
+
+def clippy_lint_configuration_toml(downloads, out):
+    """The options of Clippy's configuration as the Clippy book's lint configuration page lists
+    them (the option, "absolute-paths-allowed-crates", its description's first paragraph and
+    its default value, "[]") against the line of a clippy.toml setting it to its default,
+    `absolute-paths-allowed-crates = []` (the TOML key/value line Clippy reads). Multi-column
+    keys. 1:1."""
+    import re
+    html = _PINNED40.text(downloads, "rust-docs-1.95.0-x86_64-unknown-linux-gnu:"
+                          "share/doc/rust/html/clippy/lint_configuration.html")
+    rows = [(_text40(option), _text40(about), _text40(default))
+            for option, about, default in re.findall(
+                r'<h2 id="[^"]*"><a class="header" href="[^"]*"><code>([^<]*)</code></a></h2>'
+                r'\s*<p>(.*?)</p>.*?<p><strong>Default Value:</strong> <code>(.*?)</code></p>',
+                html, re.S)]
+    src = pd.DataFrame(rows, columns=["option", "what it sets", "default value"])
+    tgt = pd.DataFrame({"clippy.toml line": [o + " = " + d for o, _, d in rows]})
+    return _fresh40_case(out, "clippy_lint_configuration_toml", src, tgt,
+                         [(i, i) for i in range(len(src))])
+
+
+def _upper_outside_placeholders40(key: str) -> str:
+    """A key upper-cased except its placeholders ("profile.<name>.lto" ->
+    "PROFILE.<name>.LTO")."""
+    import re
+    return "".join(part if part.startswith("<") else part.upper()
+                   for part in re.split(r"(<[^>]*>)", key))
+
+
+# Hand-written reference functions (criterion (c)): case -> (target key column, function).
+FRESH40_REFERENCE = {
+    "cargo_bash_options_man_pages": (
+        "man page",
+        lambda r: "cargo-" + r["completion variable"][len("opt__"):].replace("_", "-") + ".1"),
+    "cargo_commands_man_pages": (
+        "man page",
+        lambda r: r["command reference"].replace("\\fB", "").replace("\\fR", "")
+        .replace("\\-", "-").replace("(1)", ".1")),
+    "cargo_config_keys_environment": (
+        "environment variable",
+        lambda r: "CARGO_" + _upper_outside_placeholders40(r["key"]).replace(".", "_")
+        .replace("-", "_")),
+    "cargo_cfg_variables_reference_options": (
+        "build script variable", lambda r: "CARGO_CFG_" + r["option"].upper()),
+    "edition_guide_lints_rustc_listing": ("lint", lambda r: r["lint named"].replace("_", "-")),
+    "clippy_categories_deny_attributes": ("attribute", lambda r: f"#![deny({r['category']})]"),
+    "rust_std_libraries_extern_flags": (
+        "extern flag",
+        lambda r: "--extern " + r["library file"][3:].split("-")[0] + "=" + r["library file"]),
+    "clippy_lint_configuration_toml": (
+        "clippy.toml line", lambda r: r["option"] + " = " + r["default value"]),
+}
+_fresh40_case = partial(_fresh8_case, reference=FRESH40_REFERENCE)
+
+
+def make_fresh40(downloads, out: Path) -> list:
+    """The fresh40 cases from the Rust toolchain in ``downloads`` (the folder rustup installs
+    1.95.0 into, never committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh40", fresh40_version_mismatches(downloads))
+    version = _PINNED40.text(downloads, "rust-docs-1.95.0-x86_64-unknown-linux-gnu:"
+                             "share/doc/rust/html/version_info.html")
+    if "Rust</a> 1.95.0<" not in version:
+        raise RuntimeError("fresh40 was made with Rust 1.95.0's documentation")
+    return [
+        cargo_bash_options_man_pages(downloads, out),
+        cargo_commands_man_pages(downloads, out),
+        cargo_config_keys_environment(downloads, out),
+        cargo_cfg_variables_reference_options(downloads, out),
+        edition_guide_lints_rustc_listing(downloads, out),
+        clippy_categories_deny_attributes(downloads, out),
+        clippy_lint_configuration_toml(downloads, out),
+        rust_std_libraries_extern_flags(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -14878,6 +15276,9 @@ SETS = (
     ("fresh39", make_fresh39, "make the thirty-ninth fresh validation set "
      "(bench/data/autojoin-fresh39) from files inside Maven Central's jars that no earlier "
      "set read instead; the first folder is then the one holding the jars"),
+    ("fresh40", make_fresh40, "make the fortieth fresh validation set "
+     "(bench/data/autojoin-fresh40) from files of the Rust 1.95.0 toolchain's components that "
+     "no earlier set read instead; the first folder is then the toolchain's (rustup's)"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -14885,7 +15286,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh39 the folder of their downloaded archives")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh39 the folder of their downloaded archives, for --fresh40 the Rust toolchain's folder")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -14893,12 +15294,13 @@ def main(argv=None):
     chosen = [(name, make) for name, make, _ in SETS if getattr(args, name)]
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
-                 " --fresh32 ... --fresh39 need the folder of their downloaded archives)")
+                 " --fresh32 ... --fresh39 need the folder of their downloaded archives,"
+                 " --fresh40 the Rust toolchain's folder)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh39: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh40: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

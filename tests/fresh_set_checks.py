@@ -210,6 +210,8 @@ SOURCES = {
                 "org.apache.maven.plugins:maven-site-plugin",
                 "org.apache.maven.surefire:surefire-shared-utils",
                 "org.eclipse.platform:org.eclipse.osgi", "org.jetbrains.kotlin:kotlin-stdlib-common"},
+    # the Rust 1.95.0 toolchain's components, as rustup names them
+    "fresh40": {"cargo", "clippy-preview", "rust-docs", "rust-std", "rustc", "rustfmt-preview"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -263,7 +265,10 @@ STDLIB = {
     "fresh37": set(),
     "fresh38": set(),
     "fresh39": set(),
+    "fresh40": set(),
 }
+# The platform of the Rust toolchain fresh40 reads (its components' names end with it).
+TOOLCHAIN_TARGET = "x86_64-unknown-linux-gnu"
 # Standard-library modules of an earlier pool that a later set may still import to parse
 # source text, never to read the module's own tables: ast (fresh14 read its node classes and
 # _Unparser). check_sources also refuses the section reading ast's tables.
@@ -491,12 +496,13 @@ class FreshSet:
         section names is pinned (and every pin named), every archive is pinned by package,
         version and SHA-256 under the name `npm pack` (for a wheel or a source archive, `pip
         download`; for a Debian package, `apt-get download`; for a jar, Maven's local
-        repository) gives it, its package is in the pool, and no pool package is a source an
-        earlier set read."""
+        repository; for a Rust toolchain's component, rustup's download) gives it, its package
+        is in the pool, and no pool package is a source an earlier set read."""
         m = self.maker
         archives = getattr(m, f"{self.upper}_ARCHIVES")
         files = getattr(m, f"{self.upper}_FILES")
-        named = re.findall(r'"([\w.%+~-]+\.(?:tgz|whl|deb|tar\.gz|jar):[^"]+)"', self.code())
+        named = re.findall(r'"([\w.%+~-]+(?:\.(?:tgz|whl|deb|tar\.gz|jar)|-' + TOOLCHAIN_TARGET
+                           + r'):[^"]+)"', self.code())
         assert set(named) == set(files)
         assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in files.values())
         assert all(re.fullmatch(r"[0-9a-f]{64}", a[2]) for a in archives.values())
@@ -508,9 +514,11 @@ class FreshSet:
                    + r"(?:all|amd64)\.deb")                  # as apt-get download names it
             sdist = f"{package}-{version}.tar.gz"          # as PyPI spells the name, any case
             jar = f"{package.split(':')[-1]}-{version}.jar"  # groupId:artifactId, as Maven names it
+            component = f"{package}-{version}-{TOOLCHAIN_TARGET}"   # as rustup names a download
             assert (name == f"{package.lstrip('@').replace('/', '-')}-{version}.tgz"
                     or re.fullmatch(wheel, name) or re.fullmatch(deb, name)
-                    or name.lower() == sdist or (":" in package and name == jar)), name
+                    or name.lower() == sdist or (":" in package and name == jar)
+                    or name == component), name
         pool = {p.split()[0] for p in getattr(m, f"_{self.upper}_POOL")}
         assert pool == SOURCES[self.name]
         assert not pool & self.earlier
