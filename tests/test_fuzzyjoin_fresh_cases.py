@@ -1,7 +1,7 @@
-"""The committed fresh1-fresh4 and fresh6-fresh12 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
-to -fresh4, -fresh6 to -fresh12) have the promised form, and the autofj harness lists fresh2's
-to fresh12's cases as validation. fresh6's to fresh12's files regenerate byte for byte from
-their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH12_) name a
+"""The committed fresh1-fresh4 and fresh6-fresh13 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
+to -fresh4, -fresh6 to -fresh13) have the promised form, and the autofj harness lists fresh2's
+to fresh13's cases as validation. fresh6's to fresh13's files regenerate byte for byte from
+their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH13_) name a
 folder holding them (nothing is downloaded here)."""
 import os
 import re
@@ -23,6 +23,7 @@ FRESH9 = BENCH / "data" / "fuzzyjoin-fresh9"
 FRESH10 = BENCH / "data" / "fuzzyjoin-fresh10"
 FRESH11 = BENCH / "data" / "fuzzyjoin-fresh11"
 FRESH12 = BENCH / "data" / "fuzzyjoin-fresh12"
+FRESH13 = BENCH / "data" / "fuzzyjoin-fresh13"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -40,9 +41,11 @@ CASES9 = cases(FRESH9)
 CASES10 = cases(FRESH10)
 CASES11 = cases(FRESH11)
 CASES12 = cases(FRESH12)
+CASES13 = cases(FRESH13)
 # the sets read from pinned package archives, each with its cases
 PINNED_SETS = {"fresh6": CASES6, "fresh7": CASES7, "fresh8": CASES8, "fresh9": CASES9,
-               "fresh10": CASES10, "fresh11": CASES11, "fresh12": CASES12}
+               "fresh10": CASES10, "fresh11": CASES11, "fresh12": CASES12,
+               "fresh13": CASES13}
 
 
 def fold(s: str) -> str:
@@ -247,7 +250,7 @@ def test_fresh6_refuses_missing_or_changed_archives(tmp_path, monkeypatch):
     assert sorted(gen.ARCHIVES_BY_SET["fresh6"] + gen.ARCHIVES_BY_SET["fresh7"]
                   + gen.ARCHIVES_BY_SET["fresh8"] + gen.ARCHIVES_BY_SET["fresh9"]
                   + gen.ARCHIVES_BY_SET["fresh10"] + gen.ARCHIVES_BY_SET["fresh11"]
-                  + gen.ARCHIVES_BY_SET["fresh12"]) \
+                  + gen.ARCHIVES_BY_SET["fresh12"] + gen.ARCHIVES_BY_SET["fresh13"]) \
         == sorted(gen.ARCHIVES)
 
 
@@ -529,10 +532,66 @@ def test_fresh12_latin_script_and_readers(monkeypatch):
         ("Q154950", "Shell Oil", "nsi")]
 
 
+def test_fresh13_readers(monkeypatch):
+    """DB's stations are read from station records and stops' station objects by their
+    ifoptId, VBB's by their DHID; iD's presets and fields and JOSM's items and inputs by
+    their fixed tags and tag keys, wildcard presets and titles outside Latin script left out
+    (hand-written files)."""
+    import json
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    db = "\n".join(json.dumps(r) for r in [
+        {"type": "station", "id": "1", "name": "Berlin Hbf", "ifoptId": "de:11000:900003201"},
+        {"type": "stop", "id": "2", "name": "Hauptwache, Frankfurt a.M.",
+         "station": {"type": "station", "name": "Frankfurt(M)Hauptwache",
+                     "ifoptId": "de:06412:1"}},
+        {"type": "station", "id": "3", "name": "No Ifopt"},
+        {"type": "stop", "id": "4", "name": "Loose stop"}]) + "\n"
+    vbb = {"de:11000:900003201": {"type": "station", "id": "de:11000:900003201",
+                                  "name": "S+U Berlin Hauptbahnhof"},
+           "de:12054:1": {"type": "station", "id": "de:12054:1", "name": "Москва"}}
+    presets = {"amenity/cafe": {"tags": {"amenity": "cafe"}},
+               "shop": {"tags": {"shop": "*"}},
+               "power/plant/coal": {"tags": {"power": "plant", "plant:source": "coal"}},
+               "nameless": {"tags": {"amenity": "bench"}}}
+    fields = {"opening_hours": {"key": "opening_hours"}, "address": {"keys": ["addr:street"]},
+              "cuisine": {"key": "cuisine"}}
+    strings = {"en": {"presets": {
+        "presets": {"amenity/cafe": {"name": "Cafe"}, "shop": {"name": "Shop"},
+                    "power/plant/coal": {"name": "Coal-Fired Power Plant"}},
+        "fields": {"opening_hours": {"label": "Hours"}, "address": {"label": "Address"},
+                   "cuisine": {"label": "Кухня"}}}}}
+    ns = "http://josm.openstreetmap.de/tagging-preset-1.0"
+    josm = (f'<presets xmlns="{ns}"><group name="G"><item name="Café">'
+            '<key key="amenity" value="cafe"/><text key="opening_hours" text="Opening Hours"/>'
+            '<check key="outdoor_seating" text="Outdoor seating"/></item>'
+            '<item name="Coal Power Plant"><key key="plant:source" value="coal"/>'
+            '<key key="power" value="plant"/></item><item name="Keyless">'
+            '<combo key="shop" text="Shop type"/></item></group></presets>')
+    files = {gen._DB_STATIONS[1]: db.encode(), gen._VBB_STATIONS[1]: json.dumps(vbb).encode(),
+             gen._ID_PRESETS[1]: json.dumps(presets).encode(),
+             gen._ID_FIELDS[1]: json.dumps(fields).encode(),
+             gen._ID_STRINGS[1]: json.dumps(strings).encode(), gen._JOSM_PRESETS[1]: josm.encode()}
+    monkeypatch.setattr(gen, "package_file", lambda archive, member: files[member])
+    assert gen.db_stations() == [("de:11000:900003201", "Berlin Hbf"),
+                                 ("de:06412:1", "Frankfurt(M)Hauptwache")]
+    assert gen.vbb_stations() == [("de:11000:900003201", "S+U Berlin Hauptbahnhof")]
+    assert gen.id_presets() == [("amenity=cafe", "Cafe"),
+                                ("plant:source=coal;power=plant", "Coal-Fired Power Plant")]
+    assert gen.josm_presets() == [("amenity=cafe", "Café"),
+                                  ("plant:source=coal;power=plant", "Coal Power Plant")]
+    assert gen.id_fields() == [("opening_hours", "Hours")]
+    assert gen.josm_fields() == [("opening_hours", "Opening Hours"),
+                                 ("outdoor_seating", "Outdoor seating"), ("shop", "Shop type")]
+    left, right = gen.stations_db_vbb()
+    assert left == {"de:06412:1": "Frankfurt(M)Hauptwache", "de:11000:900003201": "Berlin Hbf"}
+    assert right == [("de:11000:900003201", "S+U Berlin Hauptbahnhof", "vbb")]
+
+
 # A new set of fresh6's kind is a line in each parametrization below (and in PINNED_SETS).
 @pytest.mark.parametrize("set_name, n_cases, n_candidates",
                          [("fresh9", 4, None), ("fresh10", 3, None), ("fresh11", 4, 19),
-                          ("fresh12", 3, 7)])
+                          ("fresh12", 3, 7), ("fresh13", 1, 3)])
 def test_set_cases_are_the_generators(set_name, n_cases, n_candidates):
     """The set holds exactly the cases its generator admits (n_cases), at most 3 MB, none of
     them a rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched;
@@ -555,7 +614,8 @@ def test_set_cases_are_the_generators(set_name, n_cases, n_candidates):
 
 @pytest.mark.parametrize("set_name, previous", [
     ("fresh6", "fresh4"), ("fresh7", "fresh6"), ("fresh8", "fresh7"), ("fresh9", "fresh8"),
-    ("fresh10", "fresh9"), ("fresh11", "fresh10"), ("fresh12", "fresh11")])
+    ("fresh10", "fresh9"), ("fresh11", "fresh10"), ("fresh12", "fresh11"),
+    ("fresh13", "fresh12")])
 def test_harness_lists_set_as_validation(set_name, previous):
     """bench/fuzzyjoin_autofj.py's suite of the set: every case of it, split validation; the
     previous set's suite is unchanged when the set's folder is absent."""
@@ -574,7 +634,7 @@ def test_harness_lists_set_as_validation(set_name, previous):
 
 
 @pytest.mark.parametrize("set_name", ["fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
-                                      "fresh12"])
+                                      "fresh12", "fresh13"])
 def test_set_regenerates_byte_for_byte(set_name, tmp_path, monkeypatch):
     """With the set's pinned archives in FUZZYJOIN_<SET>_PACKAGES (FUZZYJOIN_FRESH7_PACKAGES,
     ...), the generator writes the set's committed files again, byte for byte (criterion 8);
@@ -597,7 +657,7 @@ def test_set_regenerates_byte_for_byte(set_name, tmp_path, monkeypatch):
 
 
 ALL_CASES = (CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8 + CASES9 + CASES10
-             + CASES11 + CASES12)
+             + CASES11 + CASES12 + CASES13)
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
