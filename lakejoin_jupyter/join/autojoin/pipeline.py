@@ -41,9 +41,11 @@ import pandas as pd
 
 from ...errors import QueryError, a_kind
 from ...frames import is_spark_frame
+from ...lake.normalize import normalize_text
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
 from .composite import key_parts
-from .dsl import Constant, Substring, apply_frame, cell_text, column_texts, columns_of
+from .dsl import (Constant, Program, Substring, apply_frame, cell_text, column_texts,
+                  columns_of, compile_expr)
 from .fuzzy import constrained_fuzzy_join
 from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, generalised,
                     learn_from_set, no_digits, padded_variant, pair_example_sets, spread,
@@ -975,11 +977,17 @@ def _direction(found: list, prefer: str | None = None, why: list | None = None):
         if a > b or b > a:
             wide, narrow, extra = ((found[0], found[1], a - b) if a > b
                                    else (found[1], found[0], b - a))
-            if (all(_unsampled(r) for r in found) and _one_to_one(narrow)   # deviation 71
-                    and 2 * _contradicted(wide, extra) > len(extra)):
-                why.append("it joins 1:1, and most row pairs the other joins beyond it are "
-                           "ties that another key column's evidence gives to other rows")
-                return narrow
+            if all(_unsampled(r) for r in found) and _one_to_one(narrow):
+                if 2 * _contradicted(wide, extra) > len(extra):     # deviation 71
+                    why.append("it joins 1:1, and most row pairs the other joins beyond it "
+                               "are ties that another key column's evidence gives to other "
+                               "rows")
+                    return narrow
+                if (narrow[0].best.target_column in wide[0].best.program.columns  # (75)
+                        and 2 * _lacking_own_pieces(narrow, extra) > len(extra)):
+                    why.append("it joins 1:1, and most row pairs the other joins beyond it "
+                               "lack a piece its program reads from their own row")
+                    return narrow
             why.append("its joined row pairs contain the other direction's")
             return wide
         if all(_unsampled(r) for r in found):       # more rows of both tables (deviation 63)
@@ -1055,6 +1063,41 @@ def _contradicted(result, pairs: frozenset) -> int:
         count += not own and any(owners.get(tcells[j], set()) - {i}
                                  for tcells, _, _, owners in evidence)
     return count
+
+
+def _lacking_own_pieces(result, pairs: frozenset) -> int:
+    """Of ``pairs`` ((left row, right row), joined by another direction beyond the 1:1
+    direction ``result``, on unsampled tables), those whose target row's value (in
+    ``result``'s target column) lacks, compared as the join compares them, the output of a
+    piece of ``result``'s program that reads the pair's own source row (deviation 75: a
+    type's package, written as a path, is not in a namesake's class file of another
+    package). The other direction joined such a pair by a key that drops what the pair's own
+    row says; a piece written as a constant ("-1" of a first revision) says nothing of the
+    row and refutes nothing. A program set, or a target key derived by a key part, is not
+    read (0)."""
+    d, src, tgt = result
+    program = d.best.program
+    if not isinstance(program, Program) or d.target_parts.get(d.best.target_column):
+        return 0
+    columns = program.columns
+    pieces = [compile_expr(p, columns) for p in program.pieces if columns_of(p)]
+    cells = [src.cells(c) for c in columns]
+    tcells = tgt.cells(d.best.target_column)
+    count = 0
+    for left, right in pairs:
+        i, j = (left, right) if d.source == "left" else (right, left)
+        if tcells[j] is None:
+            continue
+        row = tuple(c[i] for c in cells)
+        value = _compared(tcells[j])
+        count += any(out and _compared(out) not in value for out in (f(row) for f in pieces))
+    return count
+
+
+def _compared(text: str) -> str:
+    """``text`` as the join compares it (lake/normalize.py: case folded, spacing collapsed,
+    one form per number: "01" is "1"); a text it drops as junk, case folded."""
+    return normalize_text(text) or text.casefold()
 
 
 def _unsampled(result) -> bool:
