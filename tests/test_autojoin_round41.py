@@ -98,11 +98,36 @@ def test_a_piece_read_from_the_row_refutes_a_constant_does_not():
     # (0, 1): "x/y/Log.class" lacks the row's "a/b"; (1, 3): "a/c/Map-2.class" holds both
     # "a/c" and "Map", only the constant ".class" is not where the program writes it
     assert pipeline._lacking_own_pieces(narrow, frozenset({(0, 1), (1, 3)})) == 1
+    # a row the 1:1 direction joins to no other row is no namesake: its pair counts nothing
+    alone = (_direction("left", path, "file", frozenset({(1, 2)})), _table(left),
+             _table(right))
+    assert pipeline._lacking_own_pieces(alone, frozenset({(0, 1), (1, 3)})) == 0
     # right -> left pairs are read from the program's side: (left row, right row) stay
     flipped = (_direction("right", Program((Constant("a/c/"), Column("file"))), "type",
-                          frozenset({(2, 1)})), _table(right), _table(left))
+                          frozenset({(3, 0)})), _table(right), _table(left))
     assert pipeline._lacking_own_pieces(flipped, frozenset({(1, 3)})) == 1
     # a program whose only read piece the extra value holds: its constant says nothing
     name = Program((Column("type"), Constant("-1.class")))
     by_name = (_direction("left", name, "file", frozenset()), _table(left), _table(right))
     assert pipeline._lacking_own_pieces(by_name, frozenset({(0, 1), (1, 3)})) == 0
+
+
+@pytest.mark.parametrize("folder, program", [
+    # the 1:1 direction's program reads a column the wider one does not: the first speech
+    ("autojoin-fresh6/commencement_president_names",
+     'last word of `president_name` + ", " + all before the last word of `president_name`'),
+    # the extra pairs' rows the 1:1 direction joins to no other row (its summary, its
+    # "Bold Italic" with a space, do not meet the target's value): not namesakes
+    ("autojoin-fresh20/coreutils_info_sections_man_pages",
+     'upper(part 1 (split at "’: ") of part 2 (split at "‘") of `heading`)'),
+    ("autojoin-fresh38/pymupdf_fonts_descriptors_modules",
+     'words of part 1 (split at "_") of `module file` (split at case changes, a run of '
+     'capitals at the end kept, joined by " ") + " " + words of part 1 (split at ".") of '
+     'part 2 (split at "_") of `module file` (split at case changes, joined by " ")'),
+])
+def test_containing_direction_kept_outside_the_bounds(folder, program):
+    # each program joins every pair of its case's ground truth (F1 1.000, hand-checked)
+    read = lambda name: pd.read_csv(BENCH / folder / f"{name}.csv", dtype=str,
+                                    keep_default_na=False)
+    aj = autojoin(read("source"), read("target"), fuzzy=False)
+    assert aj.program.describe() == program

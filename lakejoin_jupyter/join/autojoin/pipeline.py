@@ -1083,10 +1083,11 @@ def _lacking_own_pieces(result, pairs: frozenset) -> int:
     pieces = [compile_expr(p, columns) for p in program.pieces if columns_of(p)]
     cells = [src.cells(c) for c in columns]
     tcells = tgt.cells(d.best.target_column)
+    joined = {i for i, _ in d.joined_pairs}
     count = 0
     for left, right in pairs:
         i, j = (left, right) if d.source == "left" else (right, left)
-        if tcells[j] is None:
+        if i not in joined or tcells[j] is None:
             continue
         row = tuple(c[i] for c in cells)
         value = _compared(tcells[j])
