@@ -22,9 +22,9 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       refutation reads the bags apart, one evidence once; numbers among words face chance;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
-    - ``_direction``: pairs containing the other's win, unless most extra ones are ties another
-      key column's evidence gives to other rows and the other joins 1:1 (71); then (unsampled)
-      a 1:1 one joining more rows of both (63), 1:1 by keys joined, ties to ``prefer``;
+    - ``_direction``: pairs containing the other's win, unless the other joins 1:1 and most
+      extra ones are ties another key column's evidence gives to other rows (71) or namesakes
+      lacking its pieces (75); then (unsampled) 1:1 with more rows of both (63), keys, ``prefer``;
     - named columns: every branch keys from one of each named side's (learned again, key
       parts too), else not found; several: probed joined, 1:1 through all wins (64-65);
     - nothing found (composite step too): a partial program, the most source rows, half+ (68)."""
@@ -960,7 +960,10 @@ def _direction(found: list, prefer: str | None = None, why: list | None = None):
     another key column of the target gives to another source row alone, and no evidence of
     the pair's own row names: ties the wider direction's key cannot decide, which the other
     one joins as the evidence does (deviation 71: the macros of opcodes and of primitive types onto the
-    opcodes' numbers, which both number from 0). Then, on unsampled tables, a direction
+    opcodes' numbers, which both number from 0), or, where the other's target column is one
+    the wider program reads, namesakes: a second value onto a row the other joins to its
+    own, lacking a piece the other's program reads from that row (deviation 75: class files
+    of other packages onto a type's simple name). Then, on unsampled tables, a direction
     joining 1:1 whose pairs hold at least as many distinct rows of each table as the
     other's, and more of one, wins: it joins the larger fraction of either table, whichever
     is taken as T_t, each row once (deviation 63: 464 of 601 listed objects onto catalogue
@@ -983,8 +986,8 @@ def _direction(found: list, prefer: str | None = None, why: list | None = None):
                                "are ties that another key column's evidence gives to other "
                                "rows")
                     return narrow
-                if (narrow[0].best.target_column in wide[0].best.program.columns  # (75)
-                        and 2 * _lacking_own_pieces(narrow, extra) > len(extra)):
+                if (2 * _lacking_own_pieces(narrow, extra) > len(extra)     # deviation 75
+                        and narrow[0].best.target_column in wide[0].best.program.columns):
                     why.append("it joins 1:1, and most row pairs the other joins beyond it "
                                "lack a piece its program reads from their own row")
                     return narrow
