@@ -1070,14 +1070,15 @@ def _contradicted(result, pairs: frozenset) -> int:
 
 def _lacking_own_pieces(result, pairs: frozenset) -> int:
     """Of ``pairs`` ((left row, right row), joined by another direction beyond the 1:1
-    direction ``result``, on unsampled tables), those whose target row's value (in
-    ``result``'s target column) lacks, compared as the join compares them, the output of a
-    piece of ``result``'s program that reads the pair's own source row (deviation 75: a
-    type's package, written as a path, is not in a namesake's class file of another
-    package). The other direction joined such a pair by a key that drops what the pair's own
-    row says; a piece written as a constant ("-1" of a first revision) says nothing of the
-    row and refutes nothing. A program set, or a target key derived by a key part, is not
-    read (0)."""
+    direction ``result``, on unsampled tables), the namesakes: pairs whose source row
+    ``result`` joins to another target row, and whose target row's value (in ``result``'s
+    target column) lacks, compared as the join compares them, the output of a piece of
+    ``result``'s program that reads that source row (deviation 75: a type's package, written
+    as a path, is not in a namesake's class file of another package). The other direction
+    joined such a pair by a key that drops what the pair's own row says; a piece written as
+    a constant ("-1" of a first revision) says nothing of the row and refutes nothing, and a
+    row ``result`` joins to nothing is no namesake (its summary is another wording). A
+    program set, or a target key derived by a key part, is not read (0)."""
     d, src, tgt = result
     program = d.best.program
     if not isinstance(program, Program) or d.target_parts.get(d.best.target_column):
