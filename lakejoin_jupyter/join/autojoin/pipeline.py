@@ -22,9 +22,9 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       refutation reads the bags apart, one evidence once; numbers among words face chance;
     - nearly every source row (``N1_ROWS``) onto 2+ keys: accepted, and, with half its rows
       confirmed by the row pairs, first over more keys through under 1/``N1_FEWER`` the rows;
-    - ``_direction``: pairs containing the other's win, unless most extra ones are ties another
-      key column's evidence gives to other rows and the other joins 1:1 (71); then (unsampled)
-      a 1:1 one joining more rows of both (63), 1:1 by keys joined, ties to ``prefer``;
+    - ``_direction``: pairs containing the other's win, unless the other joins 1:1 and most
+      extra ones are ties another key column's evidence gives to other rows (71) or namesakes
+      lacking its pieces (75); then (unsampled) 1:1 with more rows of both (63), keys, ``prefer``;
     - named columns: every branch keys from one of each named side's (learned again, key
       parts too), else not found; several: probed joined, 1:1 through all wins (64-65);
     - nothing found (composite step too): a partial program, the most source rows, half+ (68)."""
@@ -41,9 +41,11 @@ import pandas as pd
 
 from ...errors import QueryError, a_kind
 from ...frames import is_spark_frame
+from ...lake.normalize import normalize_text
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
 from .composite import key_parts
-from .dsl import Constant, Substring, apply_frame, cell_text, column_texts, columns_of
+from .dsl import (Constant, Program, Substring, apply_frame, cell_text, column_texts,
+                  columns_of, compile_expr)
 from .fuzzy import constrained_fuzzy_join
 from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, generalised,
                     learn_from_set, no_digits, padded_variant, pair_example_sets, spread,
@@ -958,7 +960,10 @@ def _direction(found: list, prefer: str | None = None, why: list | None = None):
     another key column of the target gives to another source row alone, and no evidence of
     the pair's own row names: ties the wider direction's key cannot decide, which the other
     one joins as the evidence does (deviation 71: the macros of opcodes and of primitive types onto the
-    opcodes' numbers, which both number from 0). Then, on unsampled tables, a direction
+    opcodes' numbers, which both number from 0), or, where the other's target column is one
+    the wider program reads, namesakes: a second value onto a row the other joins to its
+    own, lacking a piece the other's program reads from that row (deviation 75: class files
+    of other packages onto a type's simple name). Then, on unsampled tables, a direction
     joining 1:1 whose pairs hold at least as many distinct rows of each table as the
     other's, and more of one, wins: it joins the larger fraction of either table, whichever
     is taken as T_t, each row once (deviation 63: 464 of 601 listed objects onto catalogue
@@ -975,11 +980,17 @@ def _direction(found: list, prefer: str | None = None, why: list | None = None):
         if a > b or b > a:
             wide, narrow, extra = ((found[0], found[1], a - b) if a > b
                                    else (found[1], found[0], b - a))
-            if (all(_unsampled(r) for r in found) and _one_to_one(narrow)   # deviation 71
-                    and 2 * _contradicted(wide, extra) > len(extra)):
-                why.append("it joins 1:1, and most row pairs the other joins beyond it are "
-                           "ties that another key column's evidence gives to other rows")
-                return narrow
+            if all(_unsampled(r) for r in found) and _one_to_one(narrow):
+                if 2 * _contradicted(wide, extra) > len(extra):     # deviation 71
+                    why.append("it joins 1:1, and most row pairs the other joins beyond it "
+                               "are ties that another key column's evidence gives to other "
+                               "rows")
+                    return narrow
+                if (2 * _lacking_own_pieces(narrow, extra) > len(extra)     # deviation 75
+                        and narrow[0].best.target_column in wide[0].best.program.columns):
+                    why.append("it joins 1:1, and most row pairs the other joins beyond it "
+                               "lack a piece its program reads from their own row")
+                    return narrow
             why.append("its joined row pairs contain the other direction's")
             return wide
         if all(_unsampled(r) for r in found):       # more rows of both tables (deviation 63)
@@ -1055,6 +1066,43 @@ def _contradicted(result, pairs: frozenset) -> int:
         count += not own and any(owners.get(tcells[j], set()) - {i}
                                  for tcells, _, _, owners in evidence)
     return count
+
+
+def _lacking_own_pieces(result, pairs: frozenset) -> int:
+    """Of ``pairs`` ((left row, right row), joined by another direction beyond the 1:1
+    direction ``result``, on unsampled tables), the namesakes: pairs whose source row
+    ``result`` joins to another target row, and whose target row's value (in ``result``'s
+    target column) lacks, compared as the join compares them, the output of a piece of
+    ``result``'s program that reads that source row (deviation 75: a type's package, written
+    as a path, is not in a namesake's class file of another package). The other direction
+    joined such a pair by a key that drops what the pair's own row says; a piece written as
+    a constant ("-1" of a first revision) says nothing of the row and refutes nothing, and a
+    row ``result`` joins to nothing is no namesake (its summary is another wording). A
+    program set, or a target key derived by a key part, is not read (0)."""
+    d, src, tgt = result
+    program = d.best.program
+    if not isinstance(program, Program) or d.target_parts.get(d.best.target_column):
+        return 0
+    columns = program.columns
+    pieces = [compile_expr(p, columns) for p in program.pieces if columns_of(p)]
+    cells = [src.cells(c) for c in columns]
+    tcells = tgt.cells(d.best.target_column)
+    joined = {i for i, _ in d.joined_pairs}
+    count = 0
+    for left, right in pairs:
+        i, j = (left, right) if d.source == "left" else (right, left)
+        if i not in joined or tcells[j] is None:
+            continue
+        row = tuple(c[i] for c in cells)
+        value = _compared(tcells[j])
+        count += any(out and _compared(out) not in value for out in (f(row) for f in pieces))
+    return count
+
+
+def _compared(text: str) -> str:
+    """``text`` as the join compares it (lake/normalize.py: case folded, spacing collapsed,
+    one form per number: "01" is "1"); a text it drops as junk, case folded."""
+    return normalize_text(text) or text.casefold()
 
 
 def _unsampled(result) -> bool:
