@@ -1,5 +1,5 @@
 """Single-column record-linkage cases with natural variants, for the fuzzy join (suites fresh1
-to fresh4 and fresh6 to fresh13; fresh5 found no case).
+to fresh4 and fresh6 to fresh14; fresh5 found no case).
 
 Each case pairs two real, independently written name lists that carry the same explicit key
 (a code or an identifier): ``left`` takes one source's name per key (the reference), ``right``
@@ -16,21 +16,10 @@ and prints per case the counts and the hand-check samples (``--check`` pairs and
 rows). Sources: fresh1, files installed on this machine (iso-codes, CLDR via Babel, glibc
 locales, tz); fresh2, Unicode, X11, HTML5 and DejaVu glyph names; fresh3, udev's hwdb, Vim's
 runtime files and the people named under /usr/share/doc; fresh4, the benchmark lake's country
-tables (``--lake``) and the JRE's own country names; fresh6 to fresh13, data files inside PyPI,
+tables (``--lake``) and the JRE's own country names; fresh6 to fresh14, data files inside PyPI,
 npm (and from fresh12 Debian) packages at pinned versions, read from their archives in
 ``--packages`` (each archive and file read checked against its SHA-256 in ``ARCHIVES``,
-``MEMBERS`` and ``FOLDERS``):
-fresh6, airports (airportsdata, OpenFlights), ICD-10 titles (WHO, ICD-10-CM), subdivisions
-(dr5hn, country-region-data); fresh7 (left <= 3,000, right <= 1,000 rows, as fresh8 to
-fresh10), merchant category codes (Visa, Mastercard), licences (SPDX, ScanCode), EVM chains
-(chainlist, viem); fresh8, geodetic names by EPSG code (EPSG vs Esri, PROJ's database in
-pyproj); fresh9, ERC-20 token names by contract address (Ledger, MyEtherWallet, MetaMask,
-Uniswap's list); fresh10, bird species' English names by scientific name (AviList, BirdLife,
-eBird/Clements, IBP; the birdnames package); fresh11, company names by ISIN or ticker
-(Investing.com, pytickersymbols, India's depository list, the SEC); fresh12, weather-station
-names by ICAO indicator (NOAA via weather-util-data, GNOME's libgweather) and brand names by
-Wikidata item (the name-suggestion-index against Wikidata's labels); fresh13, station names
-by DHID (DB's against VBB's).
+``MEMBERS`` and ``FOLDERS``); each set's packages and files are named in its case document.
 """
 from __future__ import annotations
 
@@ -968,7 +957,7 @@ def _sha256(b: bytes) -> str:
 def _pinned_archive(archive: str) -> Path:
     """The path of the pinned ``archive`` in --packages, after checking its SHA-256."""
     if PACKAGES is None:
-        raise SystemExit("--set fresh6 to fresh13 read pinned package archives: "
+        raise SystemExit("--set fresh6 to fresh14 read pinned package archives: "
                          "pass --packages DIR")
     path = Path(PACKAGES) / archive
     if not path.is_file():
@@ -2463,6 +2452,117 @@ FRESH13_PLAN = {
 # (bench/results/fuzzyjoin_fresh13_cases.md says why) and no further round was planned
 FRESH13_ADMITTED = ("fresh-stations-db-vbb",)
 
+# fresh14, round 1 (bench/results/fuzzyjoin_fresh14_cases.md): DXCC entities and their primary
+# subdivisions by the ARRL's entity code (ADIF's specification in adif-mcp against the ARRL's
+# TQSL configuration) and French communes by INSEE code (INSEE's names against the DGFiP's
+# routing labels).
+_ADIF = "adif_mcp-2.1.0-py3-none-any.whl"
+_TQSL = "trustedqsl_2.6.5-2_amd64.deb"
+_COG = "etalab-decoupage-administratif-6.0.0.tgz"
+_CODES_POSTAUX = "codes-postaux-4.1.2.tgz"
+_ADIF_DXCC = (_ADIF, "adif_mcp/resources/spec/317/tsv/enumerations_dxcc_entity_code.tsv")
+_ADIF_SUBDIVISIONS = (
+    _ADIF, "adif_mcp/resources/spec/317/tsv/enumerations_primary_administrative_subdivision.tsv")
+_TQSL_CONFIG = (_TQSL, "./usr/share/TrustedQSL/config.xml")
+_COG_COMMUNES = (_COG, "package/data/communes.json")
+_POSTAL_CODES = (_CODES_POSTAUX, "package/codes-postaux.json")
+pin_archive("fresh14", _ADIF, "pypi", "adif-mcp", "2.1.0",
+            "6ead4cf8429d073b3939533866ae8126aa442e3714ca85c68499954b22d97cd6", {
+                _ADIF_DXCC[1]:
+                    "569e88410f5c69291e74a6b5f0d420647d4d109446c1596b4e3a38b73979dc15",
+                _ADIF_SUBDIVISIONS[1]:
+                    "0f2d598f8c63b252c2a64635e0be786440cb53c35ba1b53086fe1f62f17ec57a"})
+pin_archive("fresh14", _TQSL, "debian", "trustedqsl", "2.6.5-2",
+            "06e7e03a2834529e3aad9951c11728943f23fc94c37820bdd7f0dee6659d8b95", {
+                _TQSL_CONFIG[1]:
+                    "b4c162876d77db7604ade32463d12048b1d7bb1e8894567df271dd955940ce97"})
+pin_archive("fresh14", _COG, "npm", "@etalab/decoupage-administratif", "6.0.0",
+            "c189ffd5b33fe40c2f19e1a923ce557f190622f39228745d3195d746dfe00c4a", {
+                _COG_COMMUNES[1]:
+                    "6cafec09b4e127d08edc47f366b28261bee70cca323fbfcb957dd169fcad9284"})
+pin_archive("fresh14", _CODES_POSTAUX, "npm", "codes-postaux", "4.1.2",
+            "4dbca742ec9eaa91897b949bde893cc4c7417699693120e1373f0cd489157d41", {
+                _POSTAL_CODES[1]:
+                    "e861f502c77719a95d04ae3fed7c8927545f620ff36b529f4a30a4f8d58b32ae"})
+# TQSL's subdivision fields whose enums name their DXCC entity (``dependsOn="DXCC"``); the
+# parks field (``DX_US_PARK``) depends on the entity too but names no subdivision
+_TQSL_SUBDIVISION_FIELDS = ("FI_KUNTA", "RU_OBLAST", "US_STATE")
+
+
+def adif_rows(member: tuple[str, str]) -> list[dict]:
+    """The rows of one of ADIF's tab-separated enumeration exports (header on line one)."""
+    import csv
+    import io
+    text = package_file(*member).decode("utf-8-sig")
+    return list(csv.DictReader(io.StringIO(text), delimiter="\t"))
+
+
+def tqsl_root():
+    import xml.etree.ElementTree as ET
+    return ET.fromstring(package_file(*_TQSL_CONFIG))
+
+
+def dxcc_adif_tqsl():
+    """left: ADIF's DXCC entity names, by entity code; right: TQSL's ``<entity arrlId>`` names
+    (the entity 0, no entity, left out on both sides; Latin script only)."""
+    left = _one_title_per_key(
+        (r["Entity Code"].strip(), r["Entity Name"].strip()) for r in adif_rows(_ADIF_DXCC)
+        if r["Entity Code"].strip() not in ("", "0") and latin_script(r["Entity Name"].strip()))
+    right = [(e.get("arrlId").strip(), (e.text or "").strip(), "tqsl")
+             for e in tqsl_root().iter("entity")
+             if (e.get("arrlId") or "").strip() not in ("", "0")
+             and (e.text or "").strip() and latin_script((e.text or "").strip())]
+    return left, right
+
+
+def subdivisions_adif_tqsl():
+    """left: ADIF's primary administrative subdivisions, by ``ENTITY:CODE``; right: TQSL's
+    enums of its entity-dependent subdivision fields, by ``<enums dependency>:<enum value>``."""
+    left = _one_title_per_key(
+        (f"{r['DXCC Entity Code'].strip()}:{r['Code'].strip()}",
+         r["Primary Administrative Subdivision"].strip())
+        for r in adif_rows(_ADIF_SUBDIVISIONS)
+        if r["DXCC Entity Code"].strip() and r["Code"].strip()
+        and latin_script(r["Primary Administrative Subdivision"].strip()))
+    right = []
+    for field in tqsl_root().iter("field"):
+        if field.get("dependsOn") != "DXCC" or field.get("Id") not in _TQSL_SUBDIVISION_FIELDS:
+            continue
+        for enums in field.iter("enums"):
+            for e in enums.iter("enum"):
+                title = (e.text or "").strip()
+                if enums.get("dependency") and e.get("value") and title and latin_script(title):
+                    right.append((f"{enums.get('dependency').strip()}:{e.get('value').strip()}",
+                                  title, "tqsl"))
+    return left, right
+
+
+def communes_insee_dgfip():
+    """left: INSEE's commune names (the COG as @etalab/decoupage-administratif ships it), by
+    INSEE code; right: the DGFiP's routing labels (``libelleAcheminement``) in codes-postaux,
+    by ``codeCommune``."""
+    left = _one_title_per_key(
+        (str(c["code"]).strip(), str(c["nom"]).strip())
+        for c in json.loads(package_file(*_COG_COMMUNES))
+        if str(c.get("nom") or "").strip() and latin_script(str(c["nom"]).strip()))
+    right = [(str(r["codeCommune"]).strip(), str(r["libelleAcheminement"]).strip(), "dgfip")
+             for r in json.loads(package_file(*_POSTAL_CODES))
+             if str(r.get("codeCommune") or "").strip()
+             and str(r.get("libelleAcheminement") or "").strip()
+             and latin_script(str(r["libelleAcheminement"]).strip())]
+    return left, right
+
+
+# round 1's planned candidates, in the order they are built and read (criterion 6)
+FRESH14_PLAN = {
+    "fresh-dxcc-adif-tqsl": dxcc_adif_tqsl,
+    "fresh-subdivisions-adif-tqsl": subdivisions_adif_tqsl,
+    "fresh-communes-insee-dgfip": communes_insee_dgfip,
+}
+# the fresh14 candidates admitted by the hand check; subdivisions-adif-tqsl is rejected
+# (bench/results/fuzzyjoin_fresh14_cases.md says why) and no further round was planned
+FRESH14_ADMITTED = ("fresh-dxcc-adif-tqsl", "fresh-communes-insee-dgfip")
+
 # Rejected fresh2 candidates (kept so the rejection can be reproduced with --cases):
 # metazones, left and right fall far below criterion 6 once titles holding their metazone's
 # name are dropped (criterion 2, tightened); latex-symbols, 26 of the 30 checked pairs are one
@@ -2499,6 +2599,9 @@ FRESH13_ADMITTED = ("fresh-stations-db-vbb",)
 # unmatched rows present in left (two plainly, the same kind under iD's other tags; two
 # doubtful, a parent or sibling kind) (7); fields-id-josm, 13 of the 30 checked pairs the same
 # name written differently, the rest another wording of the label (7).
+# Rejected fresh14 candidates (fresh14's criteria): subdivisions-adif-tqsl, 5 of the 30 checked
+# unmatched rows plainly present in left (the same oblast or municipality under ADIF's other
+# entity or code) and 4 doubtful (a merged or neighbouring municipality) (7).
 REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh2": {"fresh-metazones": metazones,
                               "fresh-latex-symbols": latex_symbol_names},
@@ -2529,7 +2632,9 @@ REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh12": {n: f for n, f in FRESH12_PLAN.items()
                                if n not in FRESH12_ADMITTED},
                    "fresh13": {n: f for n, f in FRESH13_PLAN.items()
-                               if n not in FRESH13_ADMITTED}}
+                               if n not in FRESH13_ADMITTED},
+                   "fresh14": {n: f for n, f in FRESH14_PLAN.items()
+                               if n not in FRESH14_ADMITTED}}
 SETS = {
     "fresh1": CASES,
     "fresh2": {
@@ -2576,11 +2681,12 @@ SETS = {
     "fresh11": {n: {**FRESH11_PLAN_3, **FRESH11_PLAN_4}[n] for n in FRESH11_ADMITTED},
     "fresh12": {n: FRESH12_PLAN[n] for n in FRESH12_ADMITTED},
     "fresh13": {n: FRESH13_PLAN[n] for n in FRESH13_ADMITTED},
+    "fresh14": {n: FRESH14_PLAN[n] for n in FRESH14_ADMITTED},
 }
 # fresh2 drops a title holding its own key as a word (its criterion 2, tightened); the key's
 # part before "|" is the identifier (the metazone, not the kind).
 KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3", "fresh4", "fresh6", "fresh7", "fresh8", "fresh9",
-                        "fresh10", "fresh11", "fresh12", "fresh13"}
+                        "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"}
 
 
 # ------------------------------------------------------------------------------ assembly
@@ -2691,11 +2797,11 @@ MAX_UNMATCHED = {"fresh-usb-devices": 0.3, "fresh-vim-filetypes": 0.3,
 # fresh4: the same cap for every case, fixed by its criterion 5 before any check was read.
 MAX_UNMATCHED_BY_SET = {"fresh4": 0.3, "fresh6": 0.3, "fresh7": 0.3, "fresh8": 0.3,
                         "fresh9": 0.3, "fresh10": 0.3, "fresh11": 0.3,
-                        "fresh12": 0.3, "fresh13": 0.3}
+                        "fresh12": 0.3, "fresh13": 0.3, "fresh14": 0.3}
 # fresh7's criterion 6: smaller sides (left, right), so autofj's run stays affordable
 SIZES_BY_SET = {"fresh7": (3000, 1000), "fresh8": (3000, 1000), "fresh9": (3000, 1000),
                 "fresh10": (3000, 1000), "fresh11": (3000, 1000), "fresh12": (3000, 1000),
-                "fresh13": (3000, 1000)}
+                "fresh13": (3000, 1000), "fresh14": (3000, 1000)}
 
 
 def make_case(name: str, set_name: str = "fresh1"):
@@ -2752,7 +2858,7 @@ def main(argv=None):
     ap.add_argument("--lake", default=None,
                     help="the benchmark lake's folder (fresh4 reads its reference/ tables)")
     ap.add_argument("--packages", default=None,
-                    help="folder of the pinned PyPI, npm and Debian archives fresh6-fresh13 read "
+                    help="folder of the pinned PyPI, npm and Debian archives fresh6-fresh14 read "
                          "(see ARCHIVES)")
     ap.add_argument("--check", type=int, default=0,
                     help="print this many random pairs and unmatched rows per case")

@@ -1,7 +1,7 @@
-"""The committed fresh1-fresh4 and fresh6-fresh13 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
-to -fresh4, -fresh6 to -fresh13) have the promised form, and the autofj harness lists fresh2's
-to fresh13's cases as validation. fresh6's to fresh13's files regenerate byte for byte from
-their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH13_) name a
+"""The committed fresh1-fresh4 and fresh6-fresh14 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
+to -fresh4, -fresh6 to -fresh14) have the promised form, and the autofj harness lists fresh2's
+to fresh14's cases as validation. fresh6's to fresh14's files regenerate byte for byte from
+their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH14_) name a
 folder holding them (nothing is downloaded here)."""
 import os
 import re
@@ -24,6 +24,7 @@ FRESH10 = BENCH / "data" / "fuzzyjoin-fresh10"
 FRESH11 = BENCH / "data" / "fuzzyjoin-fresh11"
 FRESH12 = BENCH / "data" / "fuzzyjoin-fresh12"
 FRESH13 = BENCH / "data" / "fuzzyjoin-fresh13"
+FRESH14 = BENCH / "data" / "fuzzyjoin-fresh14"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -42,10 +43,11 @@ CASES10 = cases(FRESH10)
 CASES11 = cases(FRESH11)
 CASES12 = cases(FRESH12)
 CASES13 = cases(FRESH13)
+CASES14 = cases(FRESH14)
 # the sets read from pinned package archives, each with its cases
 PINNED_SETS = {"fresh6": CASES6, "fresh7": CASES7, "fresh8": CASES8, "fresh9": CASES9,
                "fresh10": CASES10, "fresh11": CASES11, "fresh12": CASES12,
-               "fresh13": CASES13}
+               "fresh13": CASES13, "fresh14": CASES14}
 
 
 def fold(s: str) -> str:
@@ -250,7 +252,8 @@ def test_fresh6_refuses_missing_or_changed_archives(tmp_path, monkeypatch):
     assert sorted(gen.ARCHIVES_BY_SET["fresh6"] + gen.ARCHIVES_BY_SET["fresh7"]
                   + gen.ARCHIVES_BY_SET["fresh8"] + gen.ARCHIVES_BY_SET["fresh9"]
                   + gen.ARCHIVES_BY_SET["fresh10"] + gen.ARCHIVES_BY_SET["fresh11"]
-                  + gen.ARCHIVES_BY_SET["fresh12"] + gen.ARCHIVES_BY_SET["fresh13"]) \
+                  + gen.ARCHIVES_BY_SET["fresh12"] + gen.ARCHIVES_BY_SET["fresh13"]
+                  + gen.ARCHIVES_BY_SET["fresh14"]) \
         == sorted(gen.ARCHIVES)
 
 
@@ -588,10 +591,60 @@ def test_fresh13_readers(monkeypatch):
     assert right == [("de:11000:900003201", "S+U Berlin Hauptbahnhof", "vbb")]
 
 
+def test_fresh14_readers(monkeypatch):
+    """ADIF's entity and subdivision rows and TQSL's entities and entity-dependent subdivision
+    enums are read by their codes (entity 0, parks and fields not depending on the entity
+    left out); INSEE's communes by code, the DGFiP's routing labels by codeCommune, titles
+    outside Latin script left out (hand-written files)."""
+    import json
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    dxcc = ("\ufeffEnumeration Name\tEntity Code\tEntity Name\tDeleted\n"
+            "DXCC_Entity_Code\t0\tNone (no entity)\t\n"
+            "DXCC_Entity_Code\t1\tCANADA\t\n"
+            "DXCC_Entity_Code\t4\tAGALEGA & ST. BRANDON IS.\t\n")
+    subdivisions = ("Enumeration Name\tCode\tPrimary Administrative Subdivision\t"
+                    "DXCC Entity Code\n"
+                    "Primary_Administrative_Subdivision\tNS\tNova Scotia\t1\n"
+                    "Primary_Administrative_Subdivision\t206\tHelsinki\t224\n"
+                    "Primary_Administrative_Subdivision\tMA\tМосква\t54\n")
+    config = ('<tqslconfig><dxcc><entity arrlId="0">-NONE-</entity>'
+              '<entity arrlId="4">AGALEGA &amp; SAINT BRANDON ISLANDS</entity>'
+              '<entity arrlId="1">CANADA</entity></dxcc><locfields>'
+              '<field Id="CA_PROVINCE"><enums><enum value="NS">Nova Scotia</enum></enums></field>'
+              '<field Id="DX_US_PARK" dependsOn="DXCC"><enums dependency="9">'
+              '<enum value="NP42">National Park of American Samoa</enum></enums></field>'
+              '<field Id="FI_KUNTA" dependsOn="DXCC"><enums dependency="224">'
+              '<enum value="206">Helsinki (Helsingfors)</enum></enums></field>'
+              '<field Id="RU_OBLAST" dependsOn="DXCC"><enums dependency="54">'
+              '<enum value="MA">Moskva (Moscow)</enum></enums></field>'
+              '</locfields></tqslconfig>')
+    communes = [{"code": "01001", "nom": "L'Abergement-Clémenciat"},
+                {"code": "75056", "nom": "Paris"}]
+    postal = [{"codePostal": "01400", "codeCommune": "01001", "nomCommune": "x",
+               "libelleAcheminement": "L ABERGEMENT CLEMENCIAT"},
+              {"codePostal": "75001", "codeCommune": "75101", "nomCommune": "y",
+               "libelleAcheminement": "PARIS"}]
+    files = {gen._ADIF_DXCC[1]: dxcc.encode(), gen._ADIF_SUBDIVISIONS[1]: subdivisions.encode(),
+             gen._TQSL_CONFIG[1]: config.encode(),
+             gen._COG_COMMUNES[1]: json.dumps(communes).encode(),
+             gen._POSTAL_CODES[1]: json.dumps(postal).encode()}
+    monkeypatch.setattr(gen, "package_file", lambda archive, member: files[member])
+    assert gen.dxcc_adif_tqsl() == ({"1": "CANADA", "4": "AGALEGA & ST. BRANDON IS."},
+                                    [("4", "AGALEGA & SAINT BRANDON ISLANDS", "tqsl"),
+                                     ("1", "CANADA", "tqsl")])
+    assert gen.subdivisions_adif_tqsl() == (
+        {"1:NS": "Nova Scotia", "224:206": "Helsinki"},
+        [("224:206", "Helsinki (Helsingfors)", "tqsl"), ("54:MA", "Moskva (Moscow)", "tqsl")])
+    assert gen.communes_insee_dgfip() == (
+        {"01001": "L'Abergement-Clémenciat", "75056": "Paris"},
+        [("01001", "L ABERGEMENT CLEMENCIAT", "dgfip"), ("75101", "PARIS", "dgfip")])
+
+
 # A new set of fresh6's kind is a line in each parametrization below (and in PINNED_SETS).
 @pytest.mark.parametrize("set_name, n_cases, n_candidates",
                          [("fresh9", 4, None), ("fresh10", 3, None), ("fresh11", 4, 19),
-                          ("fresh12", 3, 7), ("fresh13", 1, 3)])
+                          ("fresh12", 3, 7), ("fresh13", 1, 3), ("fresh14", 2, 3)])
 def test_set_cases_are_the_generators(set_name, n_cases, n_candidates):
     """The set holds exactly the cases its generator admits (n_cases), at most 3 MB, none of
     them a rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched;
@@ -615,7 +668,7 @@ def test_set_cases_are_the_generators(set_name, n_cases, n_candidates):
 @pytest.mark.parametrize("set_name, previous", [
     ("fresh6", "fresh4"), ("fresh7", "fresh6"), ("fresh8", "fresh7"), ("fresh9", "fresh8"),
     ("fresh10", "fresh9"), ("fresh11", "fresh10"), ("fresh12", "fresh11"),
-    ("fresh13", "fresh12")])
+    ("fresh13", "fresh12"), ("fresh14", "fresh13")])
 def test_harness_lists_set_as_validation(set_name, previous):
     """bench/fuzzyjoin_autofj.py's suite of the set: every case of it, split validation; the
     previous set's suite is unchanged when the set's folder is absent."""
@@ -634,7 +687,7 @@ def test_harness_lists_set_as_validation(set_name, previous):
 
 
 @pytest.mark.parametrize("set_name", ["fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
-                                      "fresh12", "fresh13"])
+                                      "fresh12", "fresh13", "fresh14"])
 def test_set_regenerates_byte_for_byte(set_name, tmp_path, monkeypatch):
     """With the set's pinned archives in FUZZYJOIN_<SET>_PACKAGES (FUZZYJOIN_FRESH7_PACKAGES,
     ...), the generator writes the set's committed files again, byte for byte (criterion 8);
@@ -657,7 +710,7 @@ def test_set_regenerates_byte_for_byte(set_name, tmp_path, monkeypatch):
 
 
 ALL_CASES = (CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8 + CASES9 + CASES10
-             + CASES11 + CASES12 + CASES13)
+             + CASES11 + CASES12 + CASES13 + CASES14)
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
