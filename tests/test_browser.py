@@ -1425,6 +1425,18 @@ for end in ("for_testing_cli_cut", "for_testing_2024-01-11"):
     pd.DataFrame({"country": fifa.country, "x": range(len(fifa))}).to_csv(
         lake / f"world_development_indicators_extremely_long_table_name_{end}.csv", index=False)"""
 
+def open_long_names_widget(lab, browser, ui: str, width: int, name: str):
+    """LONG_LAKE indexed and the widget searching fifa.country over it, in JupyterLab (file
+    browser open) or Notebook 7 at ``width`` px: (page, the widget)."""
+    cells = ["%load_ext lakejoin_jupyter\n" + LONG_LAKE,
+             "%lakejoin index long_lake --out long.index --overwrite --quiet\n"
+             "%lakejoin open long.index",
+             "%lakejoin ui fifa.country"]
+    page = open_new_notebook(lab, browser, ui, name, cells, width, 1000,
+                             sidebar=_open_sidebar(ui) if ui == "jupyterlab" else None)
+    run_all(page)
+    return page, page.locator(".lakejoin-widget").first
+
 LONG_TAILS_JS = """() => [...document.querySelectorAll(
         '.lakejoin-widget .lakejoin-results tr.lakejoin-row')].map(tr => {
     const tail = tr.querySelector('.lakejoin-middle-tail');
@@ -1449,15 +1461,7 @@ def test_a_long_last_part_is_cut_in_its_middle(lab, browser, ui, width):
     the CLI cuts it (formats.py::clip): its start and its end shown, so two tables whose
     names differ only at their end are told apart; the shown text fits its cell; the "/"
     before the last part stays in view after the cut folders ("w…/", clip's "…/")."""
-    name = f"long-names-{ui}.ipynb"
-    cells = ["%load_ext lakejoin_jupyter\n" + LONG_LAKE,
-             "%lakejoin index long_lake --out long.index --overwrite --quiet\n"
-             "%lakejoin open long.index",
-             "%lakejoin ui fifa.country"]
-    page = open_new_notebook(lab, browser, ui, name, cells, width, 1000,
-                             sidebar=_open_sidebar(ui) if ui == "jupyterlab" else None)
-    run_all(page)
-    w = page.locator(".lakejoin-widget").first
+    page, w = open_long_names_widget(lab, browser, ui, width, f"long-names-{ui}.ipynb")
     w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
     page.wait_for_function(f"() => ({LONG_TAILS_JS})().some(r => r.tail && r.tail.includes('\u2026'))",
                            timeout=60_000)
@@ -1506,15 +1510,7 @@ def test_a_long_named_hits_card_wraps_in_a_narrow_notebook(lab, browser, ui, wid
     the card's lines wrap within the widget, the chart's title is cut in its name's middle
     within the chart, and the list (under 600 px) drops its bars and shows a shadow at the
     edge that hides columns."""
-    name = f"narrow-card-{ui}.ipynb"
-    cells = ["%load_ext lakejoin_jupyter\n" + LONG_LAKE,
-             "%lakejoin index long_lake --out long.index --overwrite --quiet\n"
-             "%lakejoin open long.index",
-             "%lakejoin ui fifa.country"]
-    page = open_new_notebook(lab, browser, ui, name, cells, width, 1000,
-                             sidebar=_open_sidebar(ui) if ui == "jupyterlab" else None)
-    run_all(page)
-    w = page.locator(".lakejoin-widget").first
+    page, w = open_long_names_widget(lab, browser, ui, width, f"narrow-card-{ui}.ipynb")
     row = w.locator("tr.lakejoin-row[data-table^='wide/world_development']").first
     row.wait_for(timeout=300_000)
     row.click()
