@@ -73,6 +73,7 @@ def test_the_labels_halos_take_the_pages_colour():
     halos = [m for m in marks if m["type"] == "text" and "stroke" in m]
     assert len(halos) == 2, marks
     for m in halos:
-        assert m["stroke"] == m["color"] == "var(--jp-layout-color0, white)", m
+        assert m["stroke"] == m["color"] == \
+            "var(--lakejoin-chart-page, var(--jp-layout-color0, white))", m
     assert spec["background"] == "transparent"
     assert spec["usermeta"]["embedOptions"]["renderer"] == "svg"

@@ -104,8 +104,9 @@ CHUNK = 2048
 CHART_HEIGHT = 200        # the chart's plot height and a point label's height, in pixels
 LABEL_PX = 12
 # the page's colour under a point's label: JupyterLab's and Notebook 7's theme variable (an
-# SVG attribute's var() follows the theme, a later switch included), white without it
-HALO = "var(--jp-layout-color0, white)"
+# SVG attribute's var() follows the theme, a later switch included), white without it; a
+# box of another colour (the widget's action tabs) sets --lakejoin-chart-page (lakejoin.css)
+HALO = "var(--lakejoin-chart-page, var(--jp-layout-color0, white))"
 # the largest distance of each measure: unit vectors of non-negative weights (n-grams) are
 # at most sqrt(2) apart, dense embeddings at most 2; 1 - a similarity in [0, 1] at most 1
 MAX_DISTANCE = {"cosine": float(np.sqrt(2.0)), "jaccard": 1.0, "contain": 1.0}
