@@ -350,6 +350,14 @@ def _pct(xs, q):
     return float(np.percentile(xs, q)) if len(xs) else float("nan")
 
 
+def by_split(df: pd.DataFrame):
+    """(split, its rows) of the splits that ran, validation first."""
+    for split in ("validation", "development"):
+        part = df[df["split"] == split]
+        if len(part):
+            yield split, part
+
+
 def whole_key_lines(df: pd.DataFrame, args) -> list:
     """The whole-key check per split: verified programs under the share checked, programs
     replaced, replaced columns among the top k, planted columns whose program it replaced."""
@@ -360,10 +368,7 @@ def whole_key_lines(df: pd.DataFrame, args) -> list:
            "| split | queries | checks | queries checked | programs replaced | "
            "replaced in top k | planted column's program replaced |",
            "|---|---:|---:|---:|---:|---:|---:|"]
-    for split in ("validation", "development"):
-        part = df[df["split"] == split]
-        if not len(part):
-            continue
+    for split, part in by_split(df):
         n_checks = part["whole_key_checks"].map(len)
         out.append(f"| {split} | {len(part)} | {int(n_checks.sum())} | {int((n_checks > 0).sum())} "
                    f"| {int(part['whole_keys'].sum())} | {int(part['whole_key_hits'].sum())} "
@@ -393,10 +398,7 @@ def report(rows: list, cost: dict | None, args, load: str) -> str:
     out += ["| split | kind | plants | recall@k | reached verification | recall@k, equality search "
             "(peer) | p50 ms | p90 ms | peer p50 ms | p50 ratio |",
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for split in ("validation", "development"):
-        part = df[df["split"] == split]
-        if not len(part):
-            continue
+    for split, part in by_split(df):
         for kind, g in list(part.groupby("kind", sort=False)) + [("all", part)]:
             out.append(
                 f"| {split} | {kind} | {len(g)} | {g['rank'].notna().mean():.2f} | "

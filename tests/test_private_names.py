@@ -6,7 +6,7 @@ share is public in the module that defines it. Nothing is allowed on purpose.
 import ast
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "lakejoin_jupyter"
+from test_layers import PACKAGE, import_target
 
 
 def _private(name: str) -> bool:
@@ -30,11 +30,7 @@ def private_reads(path: Path, source: str | None = None) -> list:
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[: len(package) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = import_target(node, package)
             if not target.startswith("lakejoin_jupyter"):
                 continue
             for a in node.names:
