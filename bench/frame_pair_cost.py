@@ -26,17 +26,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 
-def seed_left_out(engine, table: str) -> dict:
-    """``query_table=table`` where the engine takes it: the frame read with ``engine.table``
-    leaves its own column out (an engine before fixnu18a's D2 did so by the frame's attrs;
-    one between D2 and ``query_table`` lists it, marked, last)."""
-    import inspect
-    return {"query_table": table} if "query_table" in \
-        inspect.signature(engine.search).parameters else {}
-
-
 def measure(index: str, n_queries: int, repeats: int, k: int) -> dict:
-    from hits import sample_queries
+    from hits import sample_queries, seed_left_out
     from lakejoin_jupyter import open_index
     from lakejoin_jupyter.engine import Engine
     engine = open_index(index, check_lake=False)

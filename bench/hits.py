@@ -71,6 +71,16 @@ def sample_queries(engine, n: int, seed: int = 0, min_distinct: int = 10) -> lis
     return [(str(names[t]), str(c)) for t, c in zip(pick["table_id"], pick["name"])]
 
 
+def seed_left_out(engine, table: str) -> dict:
+    """``query_table=table`` where the engine takes it: the frame read with ``engine.table``
+    leaves its own column out (an engine before fixnu18a's D2 did so by the frame's attrs;
+    one between D2 and ``query_table`` lists it, marked, last). For the benches that run
+    one script under older checkouts (row_numbers.py, frame_pair_cost.py)."""
+    import inspect
+    return {"query_table": table} if "query_table" in \
+        inspect.signature(engine.search).parameters else {}
+
+
 def _p(xs, q):
     return float(np.percentile(xs, q)) if len(xs) else float("nan")
 

@@ -12,7 +12,7 @@ searches ``bench/hits.py``'s sample of query columns (seed 0: random columns wit
 each hit's table, column, kind, warning and usefulness. ``--compare`` prints the queries whose order of (table, column) differs from
 another run's (the same command under another checkout, run with its PYTHONPATH), each
 with both orders. It uses only what every version of the engine has (``query_table``
-where the engine takes it: ``seed_left_out``).
+where the engine takes it: hits.py's ``seed_left_out``).
 """
 from __future__ import annotations
 
@@ -28,17 +28,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 RANKS = ("useful", "overlap")
 
 
-def seed_left_out(engine, table: str) -> dict:
-    """``query_table=table`` where the engine takes it: the frame read with ``engine.table``
-    leaves its own column out (an engine before fixnu18a's D2 did so by the frame's attrs;
-    one between D2 and ``query_table`` lists it, marked, last)."""
-    import inspect
-    return {"query_table": table} if "query_table" in \
-        inspect.signature(engine.search).parameters else {}
-
-
 def rankings(index: str, n_queries: int, k: int) -> dict:
-    from hits import sample_queries
+    from hits import sample_queries, seed_left_out
     from lakejoin_jupyter import open_index
     engine = open_index(index, check_lake=False)
     cat = engine._catalog

@@ -19,6 +19,9 @@
    latency p50/p90 (after one warm-up query) and the latency ratio to the peer.
 4. ``--cost``: the plain lake is also built twice in the same run, with and without the
    component, for its build time and size.
+5. The whole-key check (``WHOLE_KEY_BELOW`` of join/autojoin/discovery.py) is counted per
+   query: checks, programs replaced, replaced ones in the top k, planted ones replaced.
+   ``--whole-key-below`` sets its share for a run (0: off).
 
 Kinds are split into development and validation ones (fixed below); anything tuned was
 tuned on the development kinds only, the validation kinds are the headline. The short-value
@@ -283,9 +286,29 @@ def build(lake: Path, out: Path, components: tuple, master: str) -> dict:
             "transform_bytes": tsize, "columns": report.n_columns, "tokens": report.n_tokens}
 
 
+def count_whole_key_checks() -> list:
+    """Wrap discovery's whole-key check so each call appends [column, share of query rows
+    the verified program joins, share the whole-key program joins or None (not replaced)]
+    to the returned list (cleared by the caller per query). A measurement hook: the
+    search's answers are unchanged."""
+    from lakejoin_jupyter.join.autojoin import discovery
+    calls: list = []
+    check = discovery._by_whole_keys
+
+    def counted(measured, lake, column, *args):
+        got = check(measured, lake, column, *args)
+        calls.append([int(column), round(float(measured[6]), 3),
+                      None if got is None else round(float(got[6]), 3)])
+        return got
+
+    discovery._by_whole_keys = counted
+    return calls
+
+
 def run_queries(index: Path, work: Path, plans: list, k: int, splits=None,
                 ranking: str = "overlap") -> list:
     engine = open_index(index, check_lake=False)
+    checks = count_whole_key_checks()
     if splits:
         plans = [p for p in plans if p["split"] in splits]
     lake = work / "lake"
@@ -296,9 +319,11 @@ def run_queries(index: Path, work: Path, plans: list, k: int, splits=None,
         q = query_frame(lake, p)
         col = q.columns[0]
         target = engine.index.find_column(p["planted"], "key")
+        checks.clear()
         t = time.perf_counter()
         res = engine.search(q, col, k=k, method="transform", rank=ranking)
         lat = time.perf_counter() - t
+        replaced = [c[0] for c in checks if c[2] is not None]
         t = time.perf_counter()
         peer = engine.search(q, col, k=k)
         peer_lat = time.perf_counter() - t
@@ -310,15 +335,45 @@ def run_queries(index: Path, work: Path, plans: list, k: int, splits=None,
                      "candidate": target in res.stats.get("candidates", []),
                      "program": hit.details["program"] if hit else None,
                      "coverage": hit.details["coverage"] if hit else None,
-                     "hits": len(res)})
+                     "hits": len(res), "whole_key_checks": [list(c) for c in checks],
+                     "whole_keys": res.stats.get("whole_keys"),
+                     "whole_key_hits": sum(h.column_ids[0] in replaced for h in res),
+                     "planted_replaced": target in replaced})
         print(f"{p['kind']:<18} {p['source'][:40]:<40} {col[:20]:<20} rank={rank} "
               f"{lat * 1000:.0f} ms  peer rank={rows[-1]['peer_rank']} {peer_lat * 1000:.0f} ms"
-              f"  {rows[-1]['program']}", flush=True)
+              f"  {rows[-1]['program']}  whole-key checks={len(checks)} "
+              f"replaced={len(replaced)}", flush=True)
     return rows
 
 
 def _pct(xs, q):
     return float(np.percentile(xs, q)) if len(xs) else float("nan")
+
+
+def by_split(df: pd.DataFrame):
+    """(split, its rows) of the splits that ran, validation first."""
+    for split in ("validation", "development"):
+        part = df[df["split"] == split]
+        if len(part):
+            yield split, part
+
+
+def whole_key_lines(df: pd.DataFrame, args) -> list:
+    """The whole-key check per split: verified programs under the share checked, programs
+    replaced, replaced columns among the top k, planted columns whose program it replaced."""
+    from lakejoin_jupyter.join.autojoin import discovery
+    below = discovery.WHOLE_KEY_BELOW
+    out = [f"Whole-key check (a verified program joining under {below:g} of the query rows "
+           f"set against one learned from whole keys):", "",
+           "| split | queries | checks | queries checked | programs replaced | "
+           "replaced in top k | planted column's program replaced |",
+           "|---|---:|---:|---:|---:|---:|---:|"]
+    for split, part in by_split(df):
+        n_checks = part["whole_key_checks"].map(len)
+        out.append(f"| {split} | {len(part)} | {int(n_checks.sum())} | {int((n_checks > 0).sum())} "
+                   f"| {int(part['whole_keys'].sum())} | {int(part['whole_key_hits'].sum())} "
+                   f"| {int(part['planted_replaced'].sum())} |")
+    return out + [""]
 
 
 def report(rows: list, cost: dict | None, args, load: str) -> str:
@@ -327,7 +382,9 @@ def report(rows: list, cost: dict | None, args, load: str) -> str:
            f"--per-kind {args.per_kind} --seed {args.seed} --k {args.k}"
            + (" --cost" if args.cost else "")
            + (f" --splits {args.splits}" if args.splits != "development,validation" else "")
-           + (f" --rank {args.rank}" if args.rank != "overlap" else ""))
+           + (f" --rank {args.rank}" if args.rank != "overlap" else "")
+           + (f" --whole-key-below {args.whole_key_below}"
+              if args.whole_key_below is not None else ""))
     out = ["# Transformation-aware search (issue 26, item 3)", "",
            "Reproduce:", "", "```", cmd, "```", "",
            f"Machine: 2 cores shared with other engineers' jobs ({load}); latencies are single "
@@ -341,10 +398,7 @@ def report(rows: list, cost: dict | None, args, load: str) -> str:
     out += ["| split | kind | plants | recall@k | reached verification | recall@k, equality search "
             "(peer) | p50 ms | p90 ms | peer p50 ms | p50 ratio |",
             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for split in ("validation", "development"):
-        part = df[df["split"] == split]
-        if not len(part):
-            continue
+    for split, part in by_split(df):
         for kind, g in list(part.groupby("kind", sort=False)) + [("all", part)]:
             out.append(
                 f"| {split} | {kind} | {len(g)} | {g['rank'].notna().mean():.2f} | "
@@ -356,6 +410,7 @@ def report(rows: list, cost: dict | None, args, load: str) -> str:
             f"p50 {_pct(df['latency'] * 1000, 50):.0f} ms, p90 {_pct(df['latency'] * 1000, 90):.0f} ms "
             f"(equality search: recall {df['peer_rank'].notna().mean():.3f}, p50 "
             f"{_pct(df['peer_latency'] * 1000, 50):.1f} ms).", ""]
+    out += whole_key_lines(df, args)
     out += ["Programs found for the planted column (first of each kind):", ""]
     for kind, g in df.groupby("kind", sort=False):
         f = g[g["program"].notna()]
@@ -402,8 +457,17 @@ def main() -> None:
                         "the end)")
     p.add_argument("--rank", default="overlap", choices=("overlap", "useful"),
                    help="the transform search's ranking (overlap: the method's own order)")
+    p.add_argument("--whole-key-below", type=float, default=None,
+                   help="the share of query rows under which a verified program meets the "
+                        "whole-key check (0: off; default: the search's own)")
     p.add_argument("--out", default=str(Path(__file__).parent / "results" / "transform_search.md"))
     args = p.parse_args()
+    if args.whole_key_below is not None:
+        if not 0.0 <= args.whole_key_below <= 1.0:
+            p.error(f"--whole-key-below must be a share of rows in [0, 1], got "
+                    f"{args.whole_key_below}")
+        from lakejoin_jupyter.join.autojoin import discovery
+        discovery.WHOLE_KEY_BELOW = args.whole_key_below
     lake, work = Path(args.lake), Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     index = work / "planted.index"

@@ -3,7 +3,8 @@
 // a text column that gives up width, its cells cut with an ellipsis, so the table fits;
 // ellipsis?: "middle", a path cut in its folders first, then in the middle of its last part
 // (its start and its end kept, as formats.py::clip cuts it for the CLI); wrap?: its
-// cells wrap onto lines instead of being cut}) and
+// cells wrap onto lines instead of being cut; fold?: a column every row repeats, which a
+// narrow box hides, lakejoin.css) and
 // `rows`; choosing a row sets `selected` (its index in `rows`), which the kernel observes to
 // open the detail pane. No build step, no imports: it runs offline in JupyterLab 4 and
 // Notebook 7.
@@ -27,7 +28,7 @@ function cell(column, row) {
   td.setAttribute("role", "gridcell");
   const value = row[column.key];
   td.className = "lakejoin-col-" + column.kind + (column.shrink ? " lakejoin-shrink" : "")
-    + (column.wrap ? " lakejoin-wrap" : "");
+    + (column.wrap ? " lakejoin-wrap" : "") + (column.fold ? " lakejoin-fold" : "");
   if (column.kind === "bar") {
     const bar = document.createElement("div");
     bar.className = "lakejoin-bar";
@@ -235,7 +236,8 @@ function render({ model, el }) {
     for (const c of columns) {
       const th = document.createElement("th");
       th.setAttribute("role", "columnheader");
-      th.className = "lakejoin-col-" + c.kind + (c.shrink ? " lakejoin-shrink" : "");
+      th.className = "lakejoin-col-" + c.kind + (c.shrink ? " lakejoin-shrink" : "")
+        + (c.fold ? " lakejoin-fold" : "");
       th.dataset.key = c.key;
       if (c.sortable === false) {
         th.textContent = c.label;

@@ -23,12 +23,12 @@ from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, TooMany
                                                   _min_overlap_fraction, candidate_pairs,
                                                   constrained_fuzzy_join, distance, short_code,
                                                   tokens)
-from lakejoin_jupyter.join.autojoin.dsl import CASINGS, _case, split_words
+from lakejoin_jupyter.join.autojoin.dsl import CASINGS, apply_casing, split_words
 from lakejoin_jupyter.join.autojoin.learn import (_BIG, _SEP, Example, ExampleSetLearner,
                                                   LearnSettings, _adjacent_in, _Candidates,
                                                   _Strings, _word_forms)
 from lakejoin_jupyter.join.autojoin.pairs import (_TOKEN, MIN_Q, ColumnValues, SuffixIndex,
-                                                  _whole_words_in,
+                                                  whole_word_keys,
                                                   binary_search_q, find_pair_group,
                                                   longest_matches, whole_keys)
 
@@ -263,7 +263,7 @@ def test_whole_keys_from_word_bounds(v, data):
     assert whole_keys(v, keys) == whole_keys_by_position(v, keys)
     longest = max(map(len, keys), default=0)    # runs cut at the longest key: the same
     assert whole_keys(v, keys, longest) == whole_keys_by_position(v, keys)
-    assert _whole_words_in(v, keys, longest) == _whole_words_in(v, keys)
+    assert whole_word_keys(v, keys, longest) == whole_word_keys(v, keys)
 
 
 def test_word_runs_are_the_alphanumeric_runs():
@@ -366,14 +366,14 @@ def word_forms_plain(v, o):
     for sep, words in titled:
         for joiner in [""] + joiners:
             if joiner != sep and _adjacent_in(words, joiner, o) and \
-                    joiner.join(words) not in {_case(v.replace(sep, joiner), c)
+                    joiner.join(words) not in {apply_casing(v.replace(sep, joiner), c)
                                                for c in CASINGS}:
                 found.append((sep, "title", joiner, False))
     if camel is not None and joiners:
         for casing in CASINGS:
-            cased = [_case(w, casing) for w in camel]
+            cased = [apply_casing(w, casing) for w in camel]
             found += [("", casing, j, False) for j in joiners if _adjacent_in(cased, j, o)]
-    if found and any(_case(v, c) in o for c in CASINGS):
+    if found and any(apply_casing(v, c) in o for c in CASINGS):
         found = []
     return tuple(found)
 

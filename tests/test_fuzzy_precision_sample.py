@@ -59,3 +59,21 @@ def test_the_chart_labels_of_the_point_never_overlap():
         assert len(labels) == 2, labels
         (a0, a1), (b0, b1) = _spans(labels)
         assert a1 <= b0 and a0 >= 0, (p, r, labels)
+
+
+def test_the_labels_halos_take_the_pages_colour():
+    """Each point label's halo (the stroked copy under it, so a curve through the point does
+    not cross the figure) is in the page's colour: JupyterLab's theme variable, not white,
+    which stood out as white blobs in JupyterLab Dark; the chart is drawn as SVG (where an
+    attribute's var() resolves) with no background of its own (the page's shows)."""
+    left, right = pd.DataFrame({"t": LEFT}), pd.DataFrame({"t": RIGHT})
+    fj = fuzzy.fuzzy_join(left, right, on="t", functions=["char3"], threshold=0.8)
+    spec = fj.chart().to_dict()
+    marks = [layer["mark"] for layer in spec["layer"] if isinstance(layer["mark"], dict)]
+    halos = [m for m in marks if m["type"] == "text" and "stroke" in m]
+    assert len(halos) == 2, marks
+    for m in halos:
+        assert m["stroke"] == m["color"] == \
+            "var(--lakejoin-chart-page, var(--jp-layout-color0, white))", m
+    assert spec["background"] == "transparent"
+    assert spec["usermeta"]["embedOptions"]["renderer"] == "svg"

@@ -370,8 +370,8 @@ def test_reading_by_position_equals_the_dataset_reader(tmp_path):
         keys = rd._partition_keys(folder)
         ds = pq.ParquetDataset(folder, partitioning=pads.HivePartitioning.discover(
             schema=pa.schema([(k, pa.string()) for k in keys])) if keys else None)
-        assert [str(f) for f in rd._dataset_files(folder)] == list(ds.files)
-        assert rd._read_files_by_position(folder, rd._dataset_files(folder), keys).equals(
+        assert [str(f) for f in rd.dataset_files(folder)] == list(ds.files)
+        assert rd._read_files_by_position(folder, rd.dataset_files(folder), keys).equals(
             rd._without_index(ds.read(use_threads=False))), rel
 
 

@@ -28,6 +28,15 @@ def layer_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
+def import_target(node: ast.ImportFrom, package: list) -> str:
+    """The module a ``from ... import`` names, a relative one resolved against ``package``
+    (the importing module's package, as parts)."""
+    if node.level:
+        base = package[: len(package) - node.level + 1]
+        return ".".join(base + ([node.module] if node.module else []))
+    return node.module or ""
+
+
 def imports_of(path: Path):
     """(line, imported lakejoin_jupyter module) for every import in the file."""
     rel = path.relative_to(PACKAGE.parent).with_suffix("")
@@ -42,11 +51,7 @@ def imports_of(path: Path):
                 if a.name.startswith("lakejoin_jupyter"):
                     yield node.lineno, a.name
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[: len(package) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = import_target(node, package)
             if not target.startswith("lakejoin_jupyter"):
                 continue
             if target == "lakejoin_jupyter" or (node.module is None and node.level):

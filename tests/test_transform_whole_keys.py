@@ -114,3 +114,28 @@ def test_a_partial_programs_pairs_are_named_by_the_way_they_were_found():
     assert "found through rare shared substrings" not in text
     for ex in aj.examples:                      # by hand: each output begins its input
         assert ex["input"]["visited"].startswith(ex["output"] + " ")
+
+
+@pytest.mark.spark
+def test_the_transform_bench_counts_the_check(visits_engine, monkeypatch):
+    """bench/transform_search.py's count of the whole-key check: the visits' verified
+    program on the day column (the time of day read as a date, about a third of the rows)
+    is checked and replaced by `word 1` (every row), as the search's own stats["whole_keys"]
+    says; any other check (the rain column's chance program) replaces nothing; the search's
+    answer is the same as without the count."""
+    import sys
+    from pathlib import Path
+    from lakejoin_jupyter.join.autojoin import discovery
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import transform_search as bench
+    engine, visits = visits_engine
+    plain = engine.search(visits, "visited", method="transform", k=3)
+    monkeypatch.setattr(discovery, "_by_whole_keys", discovery._by_whole_keys)
+    calls = bench.count_whole_key_checks()
+    res = engine.search(visits, "visited", method="transform", k=3)
+    assert [h.details["program"] for h in res] == [h.details["program"] for h in plain]
+    assert all(before < discovery.WHOLE_KEY_BELOW for _, before, _ in calls), calls
+    replaced = [c for c in calls if c[2] is not None]
+    assert len(replaced) == res.stats["whole_keys"] == 1, calls
+    column, before, after = replaced[0]
+    assert column == res[0].column_ids[0] and before < 0.5 and after == 1.0, calls

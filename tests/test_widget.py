@@ -858,6 +858,9 @@ def test_search_select_join_bind_and_second_hop(demo_engine, fifa):
     many = want.multiplying()
     assert ("would multiply the query's" in w.status_text) == bool(many)
     assert all(r["exact"] and r["figures"] == "exact" for r in w.results.rows)
+    # every row repeats the method and figures: a narrow box may fold them (the status names
+    # the method, the badge the figures); the others never fold
+    assert {c["key"] for c in w.results.columns if c.get("fold")} == {"method", "figures"}
     assert w.results.rows[1]["containment"] == pytest.approx(want[1].containment)
     assert "5 hit(s) for fifa[country]" in w.status_text
     assert f"{want.method}, {want.plan}, " in w.status_text      # which exact plan answered

@@ -159,15 +159,15 @@ def join_types(table: LakeTable, profile: list) -> list:
 
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from ..lake.read import _dataset_files, _fix_header
+    from ..lake.read import dataset_files, unique_header
     path = Path(table.uri)
     try:
-        files = _dataset_files(path) if path.is_dir() else [path]
+        files = dataset_files(path) if path.is_dir() else [path]
         schema = pq.read_schema(files[0])
     except (OSError, ValueError, IndexError):
         return list(profile)
     fields = [f for f in schema if f.name != "__index_level_0__"]
-    arrow = dict(zip(_fix_header([f.name for f in fields])[0], (f.type for f in fields)))
+    arrow = dict(zip(unique_header([f.name for f in fields])[0], (f.type for f in fields)))
 
     def word(t) -> str:
         t = t.value_type if pa.types.is_dictionary(t) else t

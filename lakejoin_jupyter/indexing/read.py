@@ -340,7 +340,7 @@ def _read_catalog_table(spark, t, long: LongForm, batch_no: int, num_perm: int, 
     info = lakeread.TableInfo(table_id=t.table_id, uri=t.uri, format="catalog", encoding="spark")
     try:
         df = spark.table(t.path)
-        info.columns, info.warnings = lakeread._fix_header(df.columns)
+        info.columns, info.warnings = lakeread.unique_header(df.columns)
     except Exception as e:  # noqa: BLE001
         info.error = f"cannot be read from the Spark catalog ({type(e).__name__}: {e})"
         return info

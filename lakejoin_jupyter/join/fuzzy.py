@@ -103,6 +103,10 @@ WARN_SHARE = 0.1          # warn when this share of the matches is on hubs or on
 CHUNK = 2048
 CHART_HEIGHT = 200        # the chart's plot height and a point label's height, in pixels
 LABEL_PX = 12
+# the page's colour under a point's label: JupyterLab's and Notebook 7's theme variable (an
+# SVG attribute's var() follows the theme, a later switch included), white without it; a
+# box of another colour (the widget's action tabs) sets --lakejoin-chart-page (lakejoin.css)
+HALO = "var(--lakejoin-chart-page, var(--jp-layout-color0, white))"
 # the largest distance of each measure: unit vectors of non-negative weights (n-grams) are
 # at most sqrt(2) apart, dense embeddings at most 2; 1 - a similarity in [0, 1] at most 1
 MAX_DISTANCE = {"cosine": float(np.sqrt(2.0)), "jaccard": 1.0, "contain": 1.0}
@@ -1076,7 +1080,7 @@ class FuzzyJoin(Joinable):
                 where = dict(align="left", dx=7, dy=dy, baseline=base, fontWeight="bold")
                 # a halo in the page's colour under the figure: the curves pass through
                 # the point, so a figure beside it would sit on a line unreadably
-                layers += [label.mark_text(**where, color="white", stroke="white",
+                layers += [label.mark_text(**where, color=HALO, stroke=HALO,
                                            strokeWidth=4, strokeJoin="round"),
                            label.encode(color=color).mark_text(**where)]
         title = alt.TitleParams(
@@ -1086,7 +1090,11 @@ class FuzzyJoin(Joinable):
                 f"; grey dashed: precision target {self.precision_target:.0%}")] + (
                 [] if self.threshold_given else
                 ["chosen: the most recall whose lower bound reaches the target"]))
-        return alt.layer(*layers).properties(width=360, height=CHART_HEIGHT, title=title)
+        # drawn as SVG, where the halo's var() resolves (a canvas cannot read it), over the
+        # page (no background of its own, as charts.themed draws it): the halo's colour
+        return alt.layer(*layers).properties(width=360, height=CHART_HEIGHT, title=title,
+                                             background="transparent",
+                                             usermeta={"embedOptions": {"renderer": "svg"}})
 
     def pattern_shares(self, threshold: float | None = None) -> dict:
         """What the matches' own statistics say about the estimate: ``hubs``, the share

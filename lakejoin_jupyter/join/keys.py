@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..lake.normalize import MAX_TOKEN_CHARS, _json_plain, render_value, normalize_many
+from ..lake.normalize import MAX_TOKEN_CHARS, json_plain, render_value, normalize_many
 
 
 def normalized_keys(values: pd.Series) -> pd.Series:
@@ -82,7 +82,7 @@ def json_cells(values: pd.Series) -> pd.Series:
         elif not isinstance(v, (dict, list, tuple)) and not isinstance(v, np.ndarray):
             continue
         try:
-            out[i] = json.dumps(_whole_floats(_json_plain(v)), ensure_ascii=False,
+            out[i] = json.dumps(_whole_floats(json_plain(v)), ensure_ascii=False,
                                 sort_keys=True, default=render_value)
         except (TypeError, ValueError):     # keys of mixed types: as render_value writes it
             out[i] = render_value(v)
@@ -92,7 +92,7 @@ def json_cells(values: pd.Series) -> pd.Series:
 
 
 def _whole_floats(value):
-    """A JSON value (after ``_json_plain``) with each finite whole float as its int."""
+    """A JSON value (after ``json_plain``) with each finite whole float as its int."""
     if isinstance(value, dict):
         return {k: _whole_floats(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -106,7 +106,7 @@ def render_value(value) -> str | None:
         return value
     if isinstance(value, (list, tuple, dict)) or _is_array(value):
         import json
-        return json.dumps(_json_plain(value), ensure_ascii=False, sort_keys=True,
+        return json.dumps(json_plain(value), ensure_ascii=False, sort_keys=True,
                           default=render_value)
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -152,13 +152,13 @@ def _is_array(value) -> bool:
     return type(value).__name__ == "ndarray" and getattr(value, "ndim", 0) >= 1
 
 
-def _json_plain(value):
+def json_plain(value):
     """``value`` with every tuple and numpy array in it a list and numpy scalars Python's,
     as JSON writes the lake reader's lists (``pyarrow``'s ``to_pylist``)."""
     if isinstance(value, dict):
-        return {k: _json_plain(v) for k, v in value.items()}
+        return {k: json_plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)) or _is_array(value):
-        return [_json_plain(v) for v in (value.tolist() if _is_array(value) else value)]
+        return [json_plain(v) for v in (value.tolist() if _is_array(value) else value)]
     if type(value).__module__ == "numpy" and hasattr(value, "item"):
         return value.item()
     return value

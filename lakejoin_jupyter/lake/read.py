@@ -233,7 +233,9 @@ def drop_lines(text: str, n: int) -> str:
     return text[cut:]
 
 
-def _fix_header(names: list[str]) -> tuple[list[str], list[str]]:
+def unique_header(names: list[str]) -> tuple[list[str], list[str]]:
+    """The header with each empty name called ``column_<n>`` and each repeated one numbered
+    (``name.2``), and a warning per name changed."""
     warnings, out, seen = [], [], {}
     for i, n in enumerate(names):
         n = (n or "").strip()
@@ -332,7 +334,7 @@ def _csv_columns(info: TableInfo, text: str, utf8: bytes | None = None,
         raise TableReadError(info.uri, "is empty", "nothing to index")
     except csv.Error as e:
         raise TableReadError(info.uri, f"has a malformed header line ({e})")
-    info.columns, warns = _fix_header(header)
+    info.columns, warns = unique_header(header)
     info.warnings += warns
     info.n_fields_max = len(header)
     cols = _csv_columns_arrow(info, utf8 if utf8 is not None else text.encode("utf-8"),
@@ -537,7 +539,7 @@ def _inspect_parquet(info: TableInfo) -> None:
             raise TableReadError(info.uri, "cannot be opened: the file is missing or a broken link")
         raise TableReadError(info.uri, f"is not a readable Parquet file ({e})")
     info.encoding = "parquet"
-    info.columns, warns = _fix_header([f for f in schema.names if f != "__index_level_0__"])
+    info.columns, warns = unique_header([f for f in schema.names if f != "__index_level_0__"])
     info.warnings += warns
     info.n_rows = int(n)
 
@@ -555,7 +557,7 @@ def _partition_keys(folder: Path) -> list[str]:
         d = subs[0]
 
 
-def _dataset_files(folder: Path) -> list[Path]:
+def dataset_files(folder: Path) -> list[Path]:
     """The files pyarrow's dataset reader reads in a folder: every file below it, in path
     order, but those under a name starting with "." or "_" (_SUCCESS, .crc files)."""
     return sorted(f for f in folder.rglob("*") if f.is_file() and not any(
@@ -641,7 +643,7 @@ def _parquet_folder_columns(info: TableInfo, inspect: bool, typed: bool = False,
     import pyarrow.parquet as pq
     try:
         keys = _partition_keys(Path(info.uri))
-        files = _dataset_files(Path(info.uri))
+        files = dataset_files(Path(info.uri))
         if _check_folder_files(Path(info.uri), files, keys):
             table = _read_files_by_position(Path(info.uri), files, keys)
         else:
@@ -653,12 +655,12 @@ def _parquet_folder_columns(info: TableInfo, inspect: bool, typed: bool = False,
         raise TableReadError(info.uri, f"is not a readable Parquet dataset folder ({e})")
     if inspect:
         info.encoding = "parquet"
-        info.columns, warns = _fix_header(names)
+        info.columns, warns = unique_header(names)
         info.warnings += warns
         info.partitions = [n for n in names if n in keys]
         info.n_rows = table.num_rows
     else:                           # the indexed columns, by name (a rewrite may reorder them)
-        table = table.select(indexed_order(info, _fix_header(names)[0]))
+        table = table.select(indexed_order(info, unique_header(names)[0]))
         names = table.schema.names
     if typed:
         return [table.column(j) for j in range(len(names))]
@@ -687,7 +689,7 @@ def _parquet_columns(info: TableInfo, inspect: bool = False, typed: bool = False
         raise TableReadError(info.uri, f"is not a readable Parquet file ({e})")
     if inspect:
         info.encoding = "parquet"
-        info.columns, warns = _fix_header([f for f in files[0].schema_arrow.names
+        info.columns, warns = unique_header([f for f in files[0].schema_arrow.names
                                            if f != "__index_level_0__"])
         info.warnings += warns
         info.n_rows = int(files[0].metadata.num_rows)
@@ -695,7 +697,7 @@ def _parquet_columns(info: TableInfo, inspect: bool = False, typed: bool = False
     if not parts:
         return [pa.array([], pa.string()) for _ in info.columns]
     if not inspect:                 # the indexed columns, by name (a rewrite may reorder them)
-        order = indexed_order(info, _fix_header(parts[0].schema.names)[0])
+        order = indexed_order(info, unique_header(parts[0].schema.names)[0])
         parts = [t.select(order) for t in parts]
     if typed:
         return [pa.chunked_array([c for t in parts for c in t.column(j).chunks],
@@ -730,7 +732,7 @@ def parquet_pandas_dtypes(info: TableInfo) -> list:
     import pyarrow.parquet as pq
     p = Path(info.uri)
     try:
-        files = _dataset_files(p) if p.is_dir() else [p]
+        files = dataset_files(p) if p.is_dir() else [p]
         schema = pq.read_schema(files[0]) if files else None
         meta = (schema.pandas_metadata or {}) if schema is not None else {}
     except (OSError, ValueError, TypeError, IndexError):
@@ -746,7 +748,7 @@ def parquet_pandas_dtypes(info: TableInfo) -> list:
             dtype = None
         out.append(dtype if isinstance(dtype, pd.api.extensions.ExtensionDtype)
                    and hasattr(dtype, "__from_arrow__") else None)
-    current = _fix_header(names + [k for k in info.partitions if k not in names])[0]
+    current = unique_header(names + [k for k in info.partitions if k not in names])[0]
     by_name = dict(zip(current, out))
     return [by_name.get(n) for n in info.columns]
 
@@ -770,7 +772,7 @@ def read_jsonl_typed(info: TableInfo) -> pd.DataFrame:
     if len(typed) != len(text_frame):
         return text_frame
     try:                            # the indexed columns, by name, as read_table takes them
-        typed = typed.iloc[:, indexed_order(info, _fix_header(list(map(str, typed.columns)))[0])]
+        typed = typed.iloc[:, indexed_order(info, unique_header(list(map(str, typed.columns)))[0])]
     except ColumnsChangedError:
         return text_frame
     typed.columns = text_frame.columns
@@ -918,7 +920,7 @@ def _jsonl_columns(info: TableInfo, lists: bool = False) -> list:
     if bad and not objs:
         raise TableReadError(info.uri, f"no line is a JSON object (line {bad[0][0]}: "
                                        f"{bad[0][1]})", array_hint)
-    info.columns, warns = _fix_header(list(keys))
+    info.columns, warns = unique_header(list(keys))
     info.warnings += warns
     if bad:
         first = ", ".join(f"line {i}: {why}" for i, why in bad[:3])
@@ -1120,18 +1122,18 @@ def current_columns(info: TableInfo) -> list:
         text = drop_lines(text, info.skip_lines)
         header = next(csv.reader(io.StringIO(text, newline=""),
                                  delimiter=info.delimiter or ","), [])
-        return _fix_header(header)[0]
+        return unique_header(header)[0]
     if info.format == "parquet":
         try:
             if p.is_dir():
-                files = _dataset_files(p)
+                files = dataset_files(p)
                 names = [n for n in pq.read_schema(files[0]).names] if files else []
                 names += [k for k in _partition_keys(p) if k not in names]
             else:
                 names = list(pq.read_schema(p).names)
         except (OSError, ValueError, IndexError) as e:
             raise TableReadError(info.uri, f"is not a readable Parquet file ({e})")
-        return _fix_header([n for n in names if n != "__index_level_0__"])[0]
+        return unique_header([n for n in names if n != "__index_level_0__"])[0]
     probe = TableInfo(table_id=info.table_id, uri=info.uri, format=info.format)
     _jsonl_columns(probe)
     return list(probe.columns)

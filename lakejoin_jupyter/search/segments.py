@@ -42,11 +42,11 @@ _P = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
-_CLASS = np.zeros(256, dtype=np.int8)
-_CLASS[ord("0"):ord("9") + 1] = DIGIT
-_CLASS[ord("a"):ord("z") + 1] = LETTER
-_CLASS[ord("A"):ord("Z") + 1] = LETTER
-_CLASS[0x80:] = LETTER
+BYTE_CLASS = np.zeros(256, dtype=np.int8)   # a UTF-8 byte's class: DIGIT, LETTER, SEPARATOR
+BYTE_CLASS[ord("0"):ord("9") + 1] = DIGIT
+BYTE_CLASS[ord("a"):ord("z") + 1] = LETTER
+BYTE_CLASS[ord("A"):ord("Z") + 1] = LETTER
+BYTE_CLASS[0x80:] = LETTER
 
 
 def utf8_arrays(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -109,7 +109,7 @@ def segments(data: np.ndarray, offsets: np.ndarray) -> Segments:
     offsets = np.asarray(offsets, dtype=np.int64)
     n_values = len(offsets) - 1
     n = len(data)
-    cls = _CLASS[data]
+    cls = BYTE_CLASS[data]
     value_of = np.repeat(np.arange(n_values, dtype=np.int64), np.diff(offsets))
     if n == 0:
         return Segments(n_values, np.zeros(0, np.int64), np.zeros(1, np.int64),
@@ -208,7 +208,7 @@ def affixes(seg: Segments, share: float = CONSTANT_SHARE,
         if seg.n_values >= min_values and len(seg):
             at = _edge_segments(seg, last)
             at = at[at >= 0]
-            at = at[_CLASS[seg.data[seg.indptr[at]]] == LETTER]
+            at = at[BYTE_CLASS[seg.data[seg.indptr[at]]] == LETTER]
             lens = seg.indptr[at + 1] - seg.indptr[at]
             for n in range(1, MAX_AFFIX + 1):
                 at, lens = at[lens > n], lens[lens > n]
@@ -238,7 +238,7 @@ def cut_affixes(seg: Segments, prefix: bytes, suffix: bytes) -> tuple[Segments, 
         at = _edge_segments(seg, last)
         vals = np.flatnonzero(at >= 0)
         at = at[vals]
-        ok = (_CLASS[seg.data[seg.indptr[at]]] == LETTER) & (left[at] > n)
+        ok = (BYTE_CLASS[seg.data[seg.indptr[at]]] == LETTER) & (left[at] > n)
         vals, at = vals[ok], at[ok]
         want = np.uint64(int.from_bytes(affix, "big"))
         start = seg.indptr[at + 1] - n if last else seg.indptr[at]

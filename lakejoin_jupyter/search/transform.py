@@ -264,7 +264,7 @@ def window_grams(data: np.ndarray, offsets: np.ndarray, q: int,
     is in ``wanted``: the grams of :func:`segments.gram_occurrences` (q bytes of one class,
     inside one segment of one value), found from the bytes without cutting the values into
     segments: only the positions whose first bytes begin a wanted gram are checked."""
-    from .segments import _CLASS, SEPARATOR
+    from .segments import BYTE_CLASS, SEPARATOR
     data = np.asarray(data, dtype=np.uint8)
     offsets = np.asarray(offsets, dtype=np.int64)
     n = len(data)
@@ -272,10 +272,10 @@ def window_grams(data: np.ndarray, offsets: np.ndarray, q: int,
     if n < q or not len(wanted):
         return np.zeros(0, np.int64), np.zeros(0, np.uint64)
     at, code = _wanted_at(data, wanted, q)
-    cls = _CLASS[data[at]]
+    cls = BYTE_CLASS[data[at]]
     ok = cls != SEPARATOR
     for t in range(1, q):
-        ok &= _CLASS[data[at + t]] == cls
+        ok &= BYTE_CLASS[data[at + t]] == cls
     vi = np.searchsorted(offsets, at, side="right") - 1
     ok &= vi == np.searchsorted(offsets, at + (q - 1), side="right") - 1    # one value
     return distinct_pairs(vi[ok].astype(np.int64), code[ok])
@@ -287,7 +287,7 @@ def window_segments(data: np.ndarray, offsets: np.ndarray, q: int,
     whose code (:func:`segments.short_segments`: 1 to q - 1 bytes) is in ``wanted``, found
     from the bytes as :func:`window_grams` finds grams: the positions whose first bytes
     begin a wanted code are checked for the code and for a segment boundary on each side."""
-    from .segments import _CLASS, SEPARATOR
+    from .segments import BYTE_CLASS, SEPARATOR
     data = np.asarray(data, dtype=np.uint8)
     offsets = np.asarray(offsets, dtype=np.int64)
     wanted = np.unique(np.asarray(wanted, dtype=np.uint64))
@@ -295,7 +295,7 @@ def window_segments(data: np.ndarray, offsets: np.ndarray, q: int,
     if not n or not len(wanted):
         return np.zeros(0, np.int64), np.zeros(0, np.uint64)
     widths = np.array([max((int(c).bit_length() + 7) // 8, 1) for c in wanted])
-    cls = _CLASS[data]
+    cls = BYTE_CLASS[data]
     out_v, out_c = [], []
     for width in np.unique(widths).tolist():
         if width >= q or width > n:

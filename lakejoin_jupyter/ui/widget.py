@@ -899,14 +899,18 @@ class DiscoveryWidget(W.VBox):
         # a transformation search's table gives the width of a method and figures that
         # every row repeats (the status names the method) to the programs
         same = programs and len({(h.method, h.figures) for h in hits}) == 1
+        # a narrow box (under 600 px: JupyterLab at 900 px with its file browser open) folds
+        # away a method and figures that every row repeats: the status names the method and
+        # the badge above the table the figures (lakejoin.css, "lakejoin-fold")
+        fold = len({(h.method, h.figures) for h in hits}) == 1
         columns = [{"key": "rank", "label": "#", "kind": "int"},
                    {"key": "table_label", "label": "table", "kind": "text", "shrink": True,
                     "ellipsis": "middle"},
                    ({"key": "mapping", "label": "query → lake columns", "kind": "text",
                      "shrink": True} if multi
                     else {"key": "column", "label": "column", "kind": "text", "shrink": True}),
-                   {"key": "overlap", "label": "overlap", "kind": "int"},
-                   {"key": "containment", "label": "containment", "kind": "bar"},
+                   {"key": "overlap", "label": "over\u00adlap", "kind": "int"},
+                   {"key": "containment", "label": "contain\u00adment", "kind": "bar"},
                    *([{"key": "score", "label": "score", "kind": "number"}] if any(
                        h.overlap is None or float(h.score) != float(h.overlap) for h in hits)
                      else []),
@@ -920,7 +924,7 @@ class DiscoveryWidget(W.VBox):
                        "program merges onto each key: above 1, several query values meet "
                        "the same lake rows"}]
                      if any((h.query_ratio or 1.0) > 1.0 for h in hits) else []),
-                   {"key": "row_coverage", "label": "row coverage", "kind": "bar",
+                   {"key": "row_coverage", "label": "row cover\u00adage", "kind": "bar",
                     "title": "share of the query's rows that find a partner"},
                    {"key": "adds", "label": "adds", "kind": "int", "prefix": "+",
                     "title": "columns the join adds"},
@@ -930,8 +934,8 @@ class DiscoveryWidget(W.VBox):
                        "of the query's values"}]          # (a narrow table breaks its header there)
                      if programs else []),
                    *([] if same else [
-                       {"key": "method", "label": "method", "kind": "text"},
-                       {"key": "figures", "label": "figures", "kind": "text",
+                       {"key": "method", "label": "method", "kind": "text", "fold": fold},
+                       {"key": "figures", "label": "figures", "kind": "text", "fold": fold,
                         "title": "exact: counted from the index; estimated: by an approximate "
                         "method; learned: by applying a program learned from a sample of the "
                         "query's values"}])]

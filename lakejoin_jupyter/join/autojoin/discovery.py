@@ -48,7 +48,7 @@ from .chance import ALPHA, above_chance, code_rates, integers, range_tail
 from .dsl import Program, evaluate_columns
 from .learn import (FORMAT_SAMPLE, Example, LearnSettings, example_sets, generalised,
                     pair_example_sets, spread, try_learn_transform, widest_padding)
-from .pairs import PairGroup, RowPair, _whole_words_in
+from .pairs import PairGroup, RowPair, whole_word_keys
 from .pipeline import SMALL_ROWS_PER_KEY, AutoJoinSettings
 
 # every one of the 8 example sets is tried (patience = max_sets): with a patience of 3, a few
@@ -541,11 +541,11 @@ def recased(program: Program, casing: str, constants: bool, read: bool = True) -
     as they are) and, with ``constants``, its constants too; a table's output (``Map``)
     stays as it is. The texts it looks for in its column (a split's separator) stay as
     learned: the hit's program is applied to case-folded cells (:func:`partner_rows`)."""
-    from .dsl import Constant, Map, Substring, Words, _case
+    from .dsl import Constant, Map, Substring, Words, apply_casing
     pieces = []
     for p in program.pieces:
         if isinstance(p, Constant):
-            p = Constant(_case(p.text, casing)) if constants else p
+            p = Constant(apply_casing(p.text, casing)) if constants else p
         elif not read:
             pass
         elif isinstance(p, (Substring, Words)):
@@ -715,7 +715,7 @@ def _whole_key_pairs(keys: set, texts: list, weights: np.ndarray) -> tuple:
     longest = max(map(len, keys), default=0)
     left, rows, right, where, pairs = [], [], [], {}, []
     for text, w in zip(texts, weights.tolist()):
-        found = _whole_words_in(text, keys, longest) if text else []
+        found = whole_word_keys(text, keys, longest) if text else []
         found = [g for g in found if not any(g != h and g in h for h in found)]
         if not found:
             continue

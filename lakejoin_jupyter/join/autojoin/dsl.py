@@ -272,7 +272,7 @@ def split_words(v: str, sep: str, caps_end: bool = False) -> list:
 def join_words(v: str, sep: str, casing: str, joiner: str, caps_end: bool = False) -> str:
     """Every word of ``v`` (:func:`split_words`) cased, joined by ``joiner``
     ("ERRCODE_SUCCESSFUL_COMPLETION", "_", title, "" -> "ErrcodeSuccessfulCompletion")."""
-    return joiner.join(_case(w, casing) for w in split_words(v, sep, caps_end))
+    return joiner.join(apply_casing(w, casing) for w in split_words(v, sep, caps_end))
 
 
 @dataclass(frozen=True)
@@ -363,7 +363,8 @@ def cell_text(value):
 
 # ------------------------------------------------------------------ interpreter
 
-def _case(text: str, casing: str) -> str:
+def apply_casing(text: str, casing: str) -> str:
+    """``text`` in one of CASINGS: as it is, lower, upper or title case."""
     if casing == "same":
         return text
     if casing == "lower":
@@ -432,7 +433,7 @@ def _compile(node, pos):
         return _text_map(_compile(node.of, pos), lambda v: map_value(v, table))
     if isinstance(node, Substring):
         a, b, casing = node.start, node.stop, node.casing
-        return _text_map(_compile(node.of, pos), lambda v: _case(v[a:b], casing))
+        return _text_map(_compile(node.of, pos), lambda v: apply_casing(v[a:b], casing))
     if isinstance(node, Concat):
         parts = [_compile(p, pos) for p in node.parts]
 

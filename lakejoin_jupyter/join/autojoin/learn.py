@@ -43,8 +43,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from .dsl import (CASINGS, ENCODINGS, MAP_TABLES, MAPS, Column, Constant, Encode, Map, Pad,
-                  Program, ProgramSet, Replace, SelectK, Split, Substring, Trim, Words, _case,
-                  compile_expr, join_words, map_value, select_rest, normalize_space, pad_digits,
+                  Program, ProgramSet, Replace, SelectK, Split, Substring, Trim, Words,
+                  apply_casing, compile_expr, join_words, map_value, select_rest, normalize_space, pad_digits,
                   split_words)
 
 _TOKENS = re.compile(r"[^\W_]+")
@@ -441,7 +441,7 @@ def worded_operands(ops: list, outputs: Sequence[str], cache: dict | None = None
 def _word_bounds(v: str, sep: str, casing: str, joiner: str, caps: bool = False) -> np.ndarray:
     """Where a Substring may cut the Words output of ``v`` (deviation 37): True at the
     start and end of each word (so on either side of a joiner), False inside a word."""
-    words = [_case(w, casing) for w in split_words(v, sep, caps)]
+    words = [apply_casing(w, casing) for w in split_words(v, sep, caps)]
     n = sum(map(len, words)) + len(joiner) * (len(words) - 1)
     at = np.zeros(n + 1, dtype=bool)
     pos = 0
@@ -482,15 +482,15 @@ def _word_forms(v: str, o: str, cache: dict) -> tuple:
             continue            # two adjacent words joined in o hold a word in o
         for joiner in [""] + joiners:
             if joiner != sep and _adjacent_in(words, joiner, o) and \
-                    joiner.join(words) not in {_case(v.replace(sep, joiner), c)
+                    joiner.join(words) not in {apply_casing(v.replace(sep, joiner), c)
                                                for c in CASINGS}:
                 found.append((sep, "title", joiner, False))
     if camel is not None and joiners:
         for casing in CASINGS:
-            cased = [_case(w, casing) for w in camel]
+            cased = [apply_casing(w, casing) for w in camel]
             if any(w and w in o for w in cased):
                 found += [("", casing, j, False) for j in joiners if _adjacent_in(cased, j, o)]
-    if found and any(_case(v, c) in o for c in CASINGS):
+    if found and any(apply_casing(v, c) in o for c in CASINGS):
         found = []
     hit = cache[key] = tuple(found)
     return hit
@@ -914,7 +914,7 @@ class _Candidates:
                 any(_cuts_number(v, a, b) for v in raw)
                 or any(_cuts_number(v, a, b) for v in self.learner.whole_values(node))):
             return None, None       # generalising: a number is read whole (deviations 55, 58)
-        pieces = tuple(_case(v[a:b], casing) for v in raw)
+        pieces = tuple(apply_casing(v[a:b], casing) for v in raw)
         if all(p and p in o for p, o in zip(pieces, self.outputs)):
             return Substring(node, a, b, casing), pieces
         return None, None
@@ -1013,7 +1013,7 @@ class ExampleSetLearner:
             for v in vals:
                 f = cc.get(v)
                 if f is None:
-                    f = cc[v] = tuple(_case(v, casing) for casing in CASINGS)
+                    f = cc[v] = tuple(apply_casing(v, casing) for casing in CASINGS)
                 forms.append(f)
             by_casing = list(zip(*forms))           # per casing, the values so cased
             for c, casing in enumerate(CASINGS):    # each operand as it is, then cased
@@ -1348,7 +1348,7 @@ def example_sets(groups: Sequence, settings: LearnSettings,
     rng = random.Random(settings.seed)
     out = []
     for group in groups:
-        top = _distinct_pairs(group.pairs, settings.top_k)
+        top = distinct_row_pairs(group.pairs, settings.top_k)
         sets: list = []
         out.append(sets)
         if len(top) < min(settings.examples_per_set):
@@ -1404,7 +1404,7 @@ def pair_example_sets(groups: Sequence, settings: LearnSettings) -> list:
     return out
 
 
-def _distinct_pairs(pairs, k: int):
+def distinct_row_pairs(pairs, k: int):
     """The best ``k`` pairs with at most one pair per source row and per target row, in the
     pairs' order (an example set with one source row twice cannot be consistent with a
     1:1 / N:1 program, and one target row twice teaches one output twice). The walk goes

@@ -436,7 +436,7 @@ def whole_keys(v: str, keys: dict, longest: int | None = None) -> list:
     """The target values (``keys``: folded value -> id) of 3+ characters with a letter that
     occur in v as whole words: v[i:j] with i at the start of a word (i = 0 or v[i-1] not
     alphanumeric) and j at the end of one (j = len(v) or v[j] not alphanumeric)."""
-    return [g for g in _whole_words_in(v, keys, longest) if any(ch.isalpha() for ch in g)]
+    return [g for g in whole_word_keys(v, keys, longest) if any(ch.isalpha() for ch in g)]
 
 
 def _max_by_score(best: float, kept: list, score: float, item) -> float:
@@ -913,7 +913,7 @@ def whole_key_groups(source_columns: list, target_columns: list) -> list:
             for vid, v in enumerate(s.values):
                 if len(v) > MAX_VALUE_CHARS:
                     continue
-                found = _whole_words_in(v, keys, t.longest)
+                found = whole_word_keys(v, keys, t.longest)
                 for g in found:
                     if not any(g != h and g in h for h in found):
                         pairs.append(RowPair(s.rows[vid], t.rows[keys[g]], g, 1.0, True))
@@ -927,7 +927,7 @@ def whole_key_groups(source_columns: list, target_columns: list) -> list:
     return groups
 
 
-def _whole_words_in(v: str, keys: dict, longest: int | None = None) -> list:
+def whole_word_keys(v: str, keys: dict, longest: int | None = None) -> list:
     """The keys (folded value -> id) of 3+ characters that are whole words of v (see
     :func:`whole_keys`), letters or not; ``longest``: no key is longer (the runs of words
     from a start stop there)."""

@@ -1308,8 +1308,8 @@ def _why_not(results, settings) -> str:
                          f"keys holding it make at most {round(1 / settings.min_score)} combinations, so "
                          f"a part most keys hold (a year, a common prefix) pairs none")
         elif not d.candidates and not d.n_sets:
-            from .learn import _distinct_pairs
-            distinct = max(len(_distinct_pairs(g.pairs, settings.learn.top_k)) for g in d.groups)
+            from .learn import distinct_row_pairs
+            distinct = max(len(distinct_row_pairs(g.pairs, settings.learn.top_k)) for g in d.groups)
             paired = len({p.source_row for g in d.groups for p in g.pairs})
             lines.append(f"{head}: {d.n_pairs} candidate row pair(s), {distinct} of them "
                          f"distinct (one per row of each side): too few to learn a program "

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from .chance import chance_gain, code_rates
 from .dsl import PATTERN_KINDS, Guard, ProgramSet, pattern_of
-from .learn import (Candidate, Example, LearnSettings, _distinct_pairs, example_sets,
+from .learn import (Candidate, Example, LearnSettings, distinct_row_pairs, example_sets,
                     try_learn_transform)
 from .pairs import ColumnValues, PairGroup, find_pair_group, fold, signatures
 
@@ -239,7 +239,7 @@ def mixed_sets(rejoin: list, current: Scored, keys: set, tcells: list,
     if sum(many.values()) < N1_MIXED * len(many):
         return out
     for group in rejoin:
-        for pair in _distinct_pairs(group.pairs, learn.top_k):
+        for pair in distinct_row_pairs(group.pairs, learn.top_k):
             if many[tcells[pair.target_row]] < 2:
                 continue
             others = [ex for ex in own if ex.target_row != pair.target_row
@@ -289,7 +289,7 @@ def residual_mixed_sets(residual: list, current: Scored, cells: dict,
         if column is None:
             continue
         taught = {_form(column[ex.source_row]) for ex in own if column[ex.source_row]}
-        for pair in _distinct_pairs(group.pairs, len(group.pairs)):
+        for pair in distinct_row_pairs(group.pairs, len(group.pairs)):
             cell = column[pair.source_row]
             form = cell is not None and _form(cell)
             if form and form not in taught:
@@ -321,7 +321,7 @@ def pattern_groups(residual: list, cells: dict, kind: str = "delimiters") -> lis
         if len(parts) < 2:
             continue
         out += [PairGroup(g.source_column, g.target_column, pairs) for pairs in parts.values()
-                if len(_distinct_pairs(pairs, 3)) >= 3]
+                if len(distinct_row_pairs(pairs, 3)) >= 3]
     return out
 
 

@@ -553,10 +553,10 @@ class AutoJoin(Joinable):
         """How the example row pairs were found, in words: rare shared substrings, or for a
         partial program (deviation 68) whole keys inside the values where an example's
         output is whole words of its input ("3/3/24" in "3/3/24 10:18"), or both."""
-        from .pairs import _whole_words_in
+        from .pairs import whole_word_keys
         if not self.stats.get("partial"):
             return "rare shared substrings"
-        whole = [any(_whole_words_in(str(v).casefold(), {str(ex["output"]).casefold()})
+        whole = [any(whole_word_keys(str(v).casefold(), {str(ex["output"]).casefold()})
                      for v in ex["input"].values()) for ex in self.examples]
         if all(whole):
             return "whole keys inside the values"
