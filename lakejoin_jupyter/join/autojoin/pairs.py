@@ -31,6 +31,7 @@ Note:
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import zlib
@@ -65,6 +66,13 @@ def _is_number(t: str) -> bool:
 
 
 def signatures(v: str) -> list:
+    """The (view, key) pairs under which a (folded) value is compared (:func:`_signatures`,
+    as a list)."""
+    return list(_signatures(v))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _signatures(v: str) -> tuple:
     """The (view, key) pairs under which a (folded) value is compared with the other
     column's values: one canonical reading of its tokens (:func:`_token_value`: numbers by
     value, month names as numbers) seen whole or in part.
@@ -94,7 +102,7 @@ def signatures(v: str) -> list:
             out.append(("coded", numbers))
     elif len(runs) == 1 and any(ch.isalpha() for ch in v):
         out.append(("label", _token_value(runs[0])))
-    return out
+    return tuple(out)
 
 
 # views whose unique keys pair a source value with a target value (score 1)
@@ -361,7 +369,7 @@ class ColumnValues:
         if self._sigs is None:
             sigs: dict = {}
             for vid, v in enumerate(self.values):
-                for view, key in signatures(v):
+                for view, key in _signatures(v):       # cached: residual columns repeat them
                     sigs.setdefault(view, {}).setdefault(key, []).append(vid)
             self._sigs = sigs
         return self._sigs
