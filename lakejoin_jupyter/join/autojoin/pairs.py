@@ -171,6 +171,11 @@ class SuffixIndex:
             self._has[g] = hit
         return hit
 
+    def starts_gram(self, u: str) -> bool:
+        """Does a suffix start with u's first MIN_Q characters (False for a shorter u)?
+        The same as their membership in :attr:`trigrams`, probed without making them."""
+        return len(u) >= MIN_Q and self.has(u[:MIN_Q])
+
     def values_with(self, g: str) -> tuple:
         """Ids of the distinct values containing g (the rows r of QueryIndex)."""
         if len(g) < MIN_Q:
@@ -764,7 +769,7 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
                 break
             p = next(x for x in points if x > i)     # the first dropped separator after i
             u = g_v[i:i + MAX_GRAM]
-            if len(u) >= MIN_Q and t_index.has(u[:MIN_Q]):
+            if t_index.starts_gram(u):
                 q = binary_search_q(u, t_index)
             else:
                 q = 2 if p == i + 1 and t_index.has(u[:2]) else 0
