@@ -105,6 +105,9 @@ def _indexes(n: int) -> list[int]:
     return list(range(m)) + [-i for i in range(1, m + 1)]
 
 
+_INDEXES = [_indexes(n) for n in range(MAX_PARTS + 1)]    # _indexes(n) for n <= MAX_PARTS
+
+
 def _separators_of(v: str, cache: dict) -> list:
     key = ("seps", v)
     hit = cache.get(key)
@@ -175,12 +178,13 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
             seps.update(dict.fromkeys(context_separators(vals, outputs)))
             for sep in seps:
                 parts = [_split(v, sep, cache) for v in vals]
-                n = min(len(p) for p in parts)
-                if max(len(p) for p in parts) == 1:
+                counts = list(map(len, parts))
+                n = min(counts)
+                if max(counts) == 1:
                     continue
                 split = Split(node, sep)
-                for k in _indexes(n):
-                    sub = tuple(p[k] for p in parts)
+                for k in _INDEXES[min(n, MAX_PARTS)]:
+                    sub = tuple([p[k] for p in parts])
                     if sub in out or not all(sub) or sub == vals:
                         continue
                     child = SelectK(split, k)
@@ -191,7 +195,7 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
                 # "Bill Clinton"; only where the examples' part counts differ (otherwise
                 # the fixed parts and constants between them say the same); added after
                 # every plain part, which keeps the values both give
-                if n < 2 or len({len(p) for p in parts}) == 1:
+                if n < 2 or max(counts) == n:
                     continue
                 for k, rest in SPANS if _first_of_part(node) and _field_separator(sep) \
                         else SPANS[:2]:
@@ -291,10 +295,15 @@ def replaced_operands(ops: list, outputs: Sequence[str], cache: dict | None = No
     news = [""] + sorted({ch for o in outputs for ch in o if not ch.isalnum()})
     seen = {vals for _node, vals in ops}
     out = []
+    known = [cache.setdefault(("repl of", o), {}) for o in outputs]   # per output: v -> hit
     for node, vals in ops:
         useful: set = set()
-        for v, o in zip(vals, outputs):
-            useful.update(_useful_replacements(v, o, news, cache))
+        for v, o, hits in zip(vals, outputs, known):
+            hit = hits.get(v)
+            if hit is None:
+                hit = hits[v] = _useful_replacements(v, o, news, cache)
+            if hit:
+                useful.update(hit)
         if isinstance(node, Column):       # a whole value's separators (deviation 32)
             useful.update(_separator_swaps(vals, outputs, news, cache))
         elif isinstance(node, SelectK):    # a split's part that is the whole key (dev. 36)
@@ -317,20 +326,23 @@ def _separator_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
     deviation 32). Every example must fit, unlike the whitespace kind: a punctuation
     character has several roles in a value ("." in "H.W." and in "www."); parts of a
     split are fields, inside which a swap fitted odd pieces ("word 3 with ';' as ' '")."""
-    per = []
+    per, any_fit = [], False
     for v, o in zip(vals, outputs):
-        key = ("swap", v, o)
-        got = cache.get(key)
+        known = cache.get(("swap of", o))           # per output: v -> (fits, whole)
+        if known is None:
+            known = cache[("swap of", o)] = {}
+        got = known.get(v)
         if got is None:
             lv, lo = v.lower(), o.lower()
             olds = sorted({ch for ch in v if not ch.isalnum() and not ch.isspace()})
             fits = frozenset((old, new) for old in olds for new in news
                              if new != old and lv.replace(old, new) in lo)
-            got = cache[key] = (fits, lv in lo)
+            got = known[v] = (fits, lv in lo)
+        any_fit = any_fit or bool(got[0])
         per.append((v, got[0], got[1]))
-    candidates = set().union(*(fits for _v, fits, _whole in per))
-    if not candidates:
+    if not any_fit:
         return set()
+    candidates = set().union(*(fits for _v, fits, _whole in per))
     # a value without ``old`` fits a swap of it when it occurs whole as it is
     return {(old, new) for old, new in candidates
             if all((old, new) in fits or (old not in v and whole) for v, fits, whole in per)
@@ -417,10 +429,15 @@ def worded_operands(ops: list, outputs: Sequence[str], cache: dict | None = None
     cache = cache if cache is not None else {}
     seen = {vals for _node, vals in ops}
     out = []
+    known = [cache.setdefault(("word forms of", o), {}) for o in outputs]   # v -> forms
     for node, vals in ops:
         forms: set = set()
-        for v, o in zip(vals, outputs):
-            forms.update(_word_forms(v, o, cache))
+        for v, o, hits in zip(vals, outputs, known):
+            hit = hits.get(v)
+            if hit is None:
+                hit = hits[v] = _word_forms(v, o, cache)
+            if hit:
+                forms.update(hit)
         if any(_CAPS_END.search(v) for v in vals):
             # the same split keeping a run of capitals that ends a value ("FiraGO": deviation 72)
             forms |= {(sep, c, j, True) for sep, c, j, _caps in forms if sep == ""}
@@ -500,15 +517,23 @@ def _adjacent_in(words: list, joiner: str, o: str) -> bool:
     return any(a and b and a + joiner + b in o for a, b in zip(words, words[1:]))
 
 
-def trimmed_operands(ops: list, outputs: Sequence[str]) -> list:
+def trimmed_operands(ops: list, outputs: Sequence[str], cache: dict | None = None) -> list:
     """Operands read through ``Trim`` (ends stripped, inner whitespace runs as one space).
     One is kept only where it matters: for some example the trimmed value occurs whole in
     the output (ignoring case) while the value as it is does not (" Barack" cut at "," from
     "Obama ,  Barack" -> "Barack Obama")."""
+    cache = cache if cache is not None else {}
+    trimmed = cache.setdefault("trim", {})         # a value -> normalize_space of it
     seen = {vals for _node, vals in ops}
     out = []
     for node, vals in ops:
-        tv = tuple(map(normalize_space, vals))
+        try:
+            tv = tuple(map(trimmed.__getitem__, vals))
+        except KeyError:
+            for v in vals:
+                if v not in trimmed:
+                    trimmed[v] = normalize_space(v)
+            tv = tuple(map(trimmed.__getitem__, vals))
         if tv in seen or not all(tv):
             continue
         if any(t != v and t.lower() in o.lower() and v.lower() not in o.lower()
@@ -530,20 +555,29 @@ def encoded_operands(ops: list, outputs: Sequence[str], cache: dict | None = Non
     out = []
     for scheme, encode in ENCODINGS.items():
         done = cache.setdefault(("encode", scheme), {})
+        # per output: a value -> whether its encoding, not itself, occurs there
+        fitted = [cache.setdefault(("encode fits", scheme, lo), {}) for lo in lowered]
         for node, vals in ops:
             if isinstance(node, (Replace, Trim, Pad, Map, Words)):
                 continue
-            ev = []
-            for v in vals:
-                e = done.get(v)
-                if e is None:
-                    e = done[v] = encode(v)
-                ev.append(e)
-            ev = tuple(ev)
+            try:
+                ev = tuple(map(done.__getitem__, vals))
+            except KeyError:
+                for v in vals:
+                    if v not in done:
+                        done[v] = encode(v)
+                ev = tuple(map(done.__getitem__, vals))
             if ev in seen or not all(ev):
                 continue
-            if any(e != v and e.lower() in lo and v.lower() not in lo
-                   for e, v, lo in zip(ev, vals, lowered)):
+            fits = False
+            for e, v, lo, known in zip(ev, vals, lowered, fitted):
+                ok = known.get(v)
+                if ok is None:
+                    ok = known[v] = e != v and e.lower() in lo and v.lower() not in lo
+                if ok:
+                    fits = True
+                    break
+            if fits:
                 seen.add(ev)
                 out.append((Encode(node, scheme), ev))
     return out
@@ -1006,30 +1040,29 @@ class ExampleSetLearner:
         mapped = mapped_operands(plain, outputs)
         for node, vals in (plain + replaced_operands(plain, outputs, self.cache)
                            + padded_operands(plain + mapped, outputs)
-                           + trimmed_operands(plain, outputs) + mapped
+                           + trimmed_operands(plain, outputs, self.cache) + mapped
                            + encoded_operands(plain, outputs, self.cache)
                            + worded_operands(plain, outputs, self.cache)):
-            forms = []
-            for v in vals:
-                f = cc.get(v)
-                if f is None:
-                    f = cc[v] = tuple(apply_casing(v, casing) for casing in CASINGS)
-                forms.append(f)
-            by_casing = list(zip(*forms))           # per casing, the values so cased
-            for c, casing in enumerate(CASINGS):    # each operand as it is, then cased
-                cv = vals if c == 0 else by_casing[c]
+            try:
+                forms = list(map(cc.__getitem__, vals))
+            except KeyError:
+                for v in vals:
+                    if v not in cc:
+                        cc[v] = tuple(apply_casing(v, casing) for casing in CASINGS)
+                forms = list(map(cc.__getitem__, vals))
+            # per casing, the values so cased (the first, "same", equal to vals)
+            for casing, cv in zip(CASINGS, zip(*forms)):   # as it is, then cased
                 if cv in seen:
                     continue
                 seen.add(cv)
                 cased.append((node, casing, cv, vals))
         self.cased = cased
         k = len(self.examples)
-        self.strings = []
-        for e in range(k):
-            distinct = list(dict.fromkeys(c[2][e] for c in cased))
-            self.strings.append(_Strings(distinct))
-        self.sid = np.array([[self.strings[e].ids[c[2][e]] for e in range(k)] for c in cased],
-                            dtype=np.int64).reshape(len(cased), k)
+        per_example = list(zip(*(c[2] for c in cased))) if cased else [()] * k
+        self.strings = [_Strings(list(dict.fromkeys(col))) for col in per_example]
+        self.sid = np.ascontiguousarray(np.array(
+            [list(map(st.ids.__getitem__, col)) for st, col in zip(self.strings, per_example)],
+            dtype=np.int64).reshape(k, len(cased)).T)
         self.nodes = 0
         self.memo: dict = {}
         self.equivalents: dict = {}   # an operator -> others with its pieces (tie order)

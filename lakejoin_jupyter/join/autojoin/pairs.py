@@ -31,10 +31,11 @@ Note:
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import zlib
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -65,6 +66,13 @@ def _is_number(t: str) -> bool:
 
 
 def signatures(v: str) -> list:
+    """The (view, key) pairs under which a (folded) value is compared (:func:`_signatures`,
+    as a list)."""
+    return list(_signatures(v))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _signatures(v: str) -> tuple:
     """The (view, key) pairs under which a (folded) value is compared with the other
     column's values: one canonical reading of its tokens (:func:`_token_value`: numbers by
     value, month names as numbers) seen whole or in part.
@@ -94,7 +102,7 @@ def signatures(v: str) -> list:
             out.append(("coded", numbers))
     elif len(runs) == 1 and any(ch.isalpha() for ch in v):
         out.append(("label", _token_value(runs[0])))
-    return out
+    return tuple(out)
 
 
 # views whose unique keys pair a source value with a target value (score 1)
@@ -163,6 +171,11 @@ class SuffixIndex:
             self._has[g] = hit
         return hit
 
+    def starts_gram(self, u: str) -> bool:
+        """Does a suffix start with u's first MIN_Q characters (False for a shorter u)?
+        The same as their membership in :attr:`trigrams`, probed without making them."""
+        return len(u) >= MIN_Q and self.has(u[:MIN_Q])
+
     def values_with(self, g: str) -> tuple:
         """Ids of the distinct values containing g (the rows r of QueryIndex)."""
         if len(g) < MIN_Q:
@@ -178,6 +191,46 @@ class SuffixIndex:
             if hi == stop:
                 hi = bisect_left(suffixes, g + _TOP, lo)
             hit = tuple(sorted(set(self.value_ids[lo:hi])))
+            self._rows[g] = hit
+        return hit
+
+
+class ValueScan:
+    """The ids of a few values' holders, found by scanning the values joined by NULs
+    (``str.find``, jumping to the next value after each hit): the same answers as
+    :meth:`SuffixIndex.values_with`, for a column asked too few times for its suffix array
+    to pay for its sorting (the glued values of :func:`glued_pairs`)."""
+
+    def __init__(self, values: list[str]):
+        self.values = values
+        self._text = None
+        self._starts: list = []
+        self._rows: dict = {}
+
+    def values_with(self, g: str) -> tuple:
+        """Ids of the distinct values containing g, as ``SuffixIndex.values_with`` gives
+        them (none for g longer than MAX_GRAM, which no suffix holds)."""
+        hit = self._rows.get(g)
+        if hit is None:
+            if len(g) > MAX_GRAM or not g:
+                hit = ()
+            elif "\x00" in g or any("\x00" in v for v in self.values):
+                hit = tuple(i for i, v in enumerate(self.values) if g in v)
+            else:
+                if self._text is None:
+                    self._text = "\x00".join(self.values) + "\x00"
+                    starts, at = [], 0
+                    for v in self.values:
+                        starts.append(at)
+                        at += len(v) + 1
+                    self._starts = starts + [at]
+                text, starts, found = self._text, self._starts, []
+                at = text.find(g)
+                while at >= 0:
+                    vid = bisect_right(starts, at) - 1
+                    found.append(vid)
+                    at = text.find(g, starts[vid + 1])
+                hit = tuple(found)
             self._rows[g] = hit
         return hit
 
@@ -297,7 +350,7 @@ class ColumnValues:
     _short: dict = field(repr=False, default=None)
     _ids: dict = field(repr=False, default=None)
     _glued: tuple = field(repr=False, default=None)
-    _bounds: list = field(repr=False, default=None)
+    _bounds: dict = field(repr=False, default=None)
     _glue_read: dict = field(repr=False, default=None)
     _longest: int = field(repr=False, default=None)
 
@@ -321,7 +374,7 @@ class ColumnValues:
         if self._sigs is None:
             sigs: dict = {}
             for vid, v in enumerate(self.values):
-                for view, key in signatures(v):
+                for view, key in _signatures(v):       # cached: residual columns repeat them
                     sigs.setdefault(view, {}).setdefault(key, []).append(vid)
             self._sigs = sigs
         return self._sigs
@@ -336,15 +389,16 @@ class ColumnValues:
 
     def glued(self) -> tuple:
         """The column's values with their punctuation dropped ("3.2a1" -> "32a1"):
-        (distinct glued values, their :class:`SuffixIndex`, glued value -> ids of the
-        values reading so), built once (:func:`glued_pairs`)."""
+        (distinct glued values, their :class:`SuffixIndex` or, when they differ from the
+        values, a :class:`ValueScan` of them, glued value -> ids of the values reading
+        so), built once (:func:`glued_pairs`)."""
         if self._glued is None:
             ids: dict = {}
             for vid, v in enumerate(self.values):
                 ids.setdefault(_glue(v), []).append(vid)
             values = list(ids)
             same = len(values) == len(self.values) and all(map(str.__eq__, values, self.values))
-            self._glued = (values, self.index if same else SuffixIndex(values), ids)
+            self._glued = (values, self.index if same else ValueScan(values), ids)
         return self._glued
 
     def glue_read(self, vid: int) -> tuple:
@@ -357,11 +411,15 @@ class ColumnValues:
             hit = self._glue_read[vid] = _glue_bounds(self.values[vid])
         return hit
 
-    def token_bounds(self) -> list:
-        """Per value, the positions where its tokens start or end (:func:`_bounds`)."""
+    def token_bounds(self, vid: int) -> frozenset:
+        """The positions where the tokens of value ``vid`` start or end (:func:`_bounds`),
+        kept once made."""
         if self._bounds is None:
-            self._bounds = [_bounds(v) for v in self.values]
-        return self._bounds
+            self._bounds = {}
+        hit = self._bounds.get(vid)
+        if hit is None:
+            hit = self._bounds[vid] = _bounds(self.values[vid])
+        return hit
 
     def short_values(self) -> dict:
         """First character -> ids of the values shorter than MIN_Q made of letters ("ny",
@@ -683,14 +741,14 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
     inside ("21:16" is not in "1/21/16"); the longest at each token start of the value,
     scored 1/(n m), n and m the numbers of source values (read glued) and of target values
     holding the gram so; MaxByScore per value."""
-    out, t_index, t_bounds = [], target.index, None
+    out, t_index, t_bounds = [], target.index, target.token_bounds
     read = source.glue_read
     found: dict = {}                 # gram -> (target value ids, n)
 
     def holders(g: str) -> tuple:
         if g not in found:
             rt = [t for t in t_index.values_with(g)
-                  if _whole_in(g, target.values[t], t_bounds[t])]
+                  if _whole_in(g, target.values[t], t_bounds(t))]
             n = 0
             if rt:
                 s_values, s_index, s_ids = source.glued()
@@ -704,8 +762,6 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
         g_v, bounds, points = read(vid)
         if not points:
             continue
-        if t_bounds is None:
-            t_bounds = target.token_bounds()
         ends = sorted(bounds)
         best, grams = 0.0, []
         for i in ends:
@@ -713,7 +769,7 @@ def glued_pairs(vids: list, source: ColumnValues, target: ColumnValues,
                 break
             p = next(x for x in points if x > i)     # the first dropped separator after i
             u = g_v[i:i + MAX_GRAM]
-            if u[:MIN_Q] in t_index.trigrams:
+            if t_index.starts_gram(u):
                 q = binary_search_q(u, t_index)
             else:
                 q = 2 if p == i + 1 and t_index.has(u[:2]) else 0
