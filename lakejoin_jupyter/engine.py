@@ -1858,7 +1858,9 @@ class Engine:
                **options) -> SearchResult:
         """Tables joinable with the query column(s), best first.
 
-        ``k``: number of hits (None: all that qualify). ``threshold``: keep hits whose
+        ``k``: number of hits outside the query's own table and the tables already joined,
+        which take no place of k and follow them where they rank among them (None: all
+        that qualify). ``threshold``: keep hits whose
         containment of the query is at least this (0..1). ``method``: "auto" (the best
         exact method the index supports for the number of query columns) or a name from
         :meth:`methods`. ``rank``: "overlap" (the method's order, as its paper ranks, but
