@@ -26,8 +26,8 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       extra ones are ties another key column's evidence gives to other rows (71) or namesakes
       lacking its pieces (75); then (unsampled) 1:1 with more rows of both (63), keys, ``prefer``;
     - named columns: every branch keys from one of each named side's (learned again, key
-      parts too), else not found; several: probed joined, 1:1 through all wins (64-65);
-    - nothing found (composite step too): a partial program, the most source rows, half+ (68)."""
+      parts too), else not found; several: 1:1 through all wins (64-65); nothing found: a
+      partial program, most source rows, half+ (68); N:1 loses to 1:1 by keys x estimate (77)."""
 from __future__ import annotations
 
 import dataclasses
