@@ -336,10 +336,11 @@ def _one_to_one_instead(best: Candidate, candidates: list, passes, src: Table, t
     """``best``, unless its join is N:1 (some key joined through 2+ source rows) and the
     first accepted first-round program on its target column that joins 1:1, reaching at
     least half of its keys but not all, joins more keys weighted by estimated precision
-    (keys joined x estimate): then that one (deviation 77). MaxByCoverage counts a key joined through
-    rows of other keys as joined; a key column's value is one row's, so a program folding
-    many of them onto one key where another joins each once is trading right keys for more
-    keys ("010" + the last digits of any state's ZIP: 20 keys at 47 % against 14 at 100 %).
+    (keys joined x estimate): then that one (deviation 77). MaxByCoverage counts a key
+    joined through rows of other keys as joined; a key column's value is one row's, so a
+    program folding many of them onto one key where another joins each once is trading
+    right keys for more keys ("010" + the last digits of any state's ZIP: 20 keys at 47 %
+    against 14 at 100 %).
     Where ``best`` joins numbers within twice the matches chance predicts (accepted as
     covering one side, deviation 31), that test does not refuse the 1:1 program: both
     are then within chance by that count, and the estimate decides."""
@@ -359,10 +360,8 @@ def _one_to_one_instead(best: Candidate, candidates: list, passes, src: Table, t
             return best      # no key traded: more rows onto the same keys (deviation 38)
         alt = dataclasses.replace(c, extra=dict(c.extra))
         alt_est = _estimate(alt, src, tcells, groups)
-        if alt_est is not None and alt.coverage * alt_est > best.coverage * est:
-            alt.extra["replaced_n1"] = str(best.program)
-            return alt
-        return best
+        return alt if alt_est is not None and alt.coverage * alt_est > best.coverage * est \
+            else best
     return best
 
 
