@@ -26,8 +26,8 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       extra ones are ties another key column's evidence gives to other rows (71) or namesakes
       lacking its pieces (75); then (unsampled) 1:1 with more rows of both (63), keys, ``prefer``;
     - named columns: every branch keys from one of each named side's (learned again, key
-      parts too), else not found; several: probed joined, 1:1 through all wins (64-65);
-    - nothing found (composite step too): a partial program, the most source rows, half+ (68)."""
+      parts too), else not found; several: 1:1 through all wins (64-65); nothing found: a
+      partial program, most source rows, half+ (68); N:1 loses to 1:1 by keys x estimate (77)."""
 from __future__ import annotations
 
 import dataclasses
@@ -268,13 +268,14 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     n_keys = {c: len({v for v in cells if v is not None}) for c, cells in target_columns.items()}
     n_rows = len(src.positions)
 
-    def passes(c) -> bool:
+    def passes(c, chance: bool = True) -> bool:     # chance: deviation 31's test too
         tcells = target_columns[c.target_column]
         if partial:     # rows decide, and the row pairs confirm rows (as in deviation 34)
             return (_partial_acceptable(c, n_rows) and not _by_chance(c, src, tcells)
                     and 2 * _paired_rows(c, src, tcells, groups) >= c.joined_rows)
         return (_acceptable(c, settings, n_keys[c.target_column], n_rows)
-                and not _by_chance(c, src, tcells) and not _refuted(c, src, tcells, groups))
+                and not (chance and _by_chance(c, src, tcells))
+                and not _refuted(c, src, tcells, groups))
     passing = (c for c in candidates if passes(c))
     if partial:         # the most source rows joined, then keys, then the smaller (dev. 68)
         best = max(passing, key=lambda c: (c.joined_rows, c.coverage, -c.program.size),
@@ -301,21 +302,67 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                                  _checks(src, tcells, groups, best.target_column))
         if src_on and not _reads(best.program, src_on):
             best = first        # a replacement reading none of the asked columns
-        best.extra["estimated_precision"] = None if partial else estimated_precision(
-            best.program, src, tcells, groups, best.target_column, best.examples)
-        if best.extra["estimated_precision"] is None and not partial:   # short codes (47)
-            best.extra["estimated_precision"] = _chance_precision(best.program, src, tcells)
-            if best.extra["estimated_precision"] is not None:
-                best.extra["precision_basis"] = "chance"
-        if best.extra["estimated_precision"] is None:   # the row pairs (deviation 69)
-            best.extra["estimated_precision"] = _pair_precision(best, src, tcells, groups)
-            if best.extra["estimated_precision"] is not None:
-                best.extra["precision_basis"] = "pairs"
+        _estimate(best, src, tcells, groups, partial)
+        if not partial:     # an N:1 join trading right keys for more keys (deviation 77)
+            best = _one_to_one_instead(best, candidates, passes, src, tcells, groups, src_on)
     pairs = frozenset() if best is None else _joined_pairs(
         best.program, src, tgt, target_columns[best.target_column])
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
                            n_sets, list(target_columns), source_positions=src.positions,
                            target_positions=tgt.positions, joined_pairs=pairs)
+
+
+def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
+              partial: bool = False) -> float | None:
+    """The estimated precision of ``cand``'s join, stored in its ``extra`` with its basis:
+    the independent evidence (programset.py), else, for short codes, the chance rate
+    (deviation 47), else the row pairs (deviation 69; the partial pass's only basis)."""
+    est = None if partial else estimated_precision(cand.program, src, tcells, groups,
+                                                   cand.target_column, cand.examples)
+    if est is None and not partial:
+        est = _chance_precision(cand.program, src, tcells)
+        if est is not None:
+            cand.extra["precision_basis"] = "chance"
+    if est is None:
+        est = _pair_precision(cand, src, tcells, groups)
+        if est is not None:
+            cand.extra["precision_basis"] = "pairs"
+    cand.extra["estimated_precision"] = est
+    return est
+
+
+def _one_to_one_instead(best: Candidate, candidates: list, passes, src: Table, tcells: list,
+                        groups: list, src_on) -> Candidate:
+    """``best``, unless its join is N:1 (some key joined through 2+ source rows) and the
+    first accepted first-round program on its target column that joins 1:1, reaching at
+    least half of its keys but not all, joins more keys weighted by estimated precision
+    (keys joined x estimate): then that one (deviation 77). MaxByCoverage counts a key
+    joined through rows of other keys as joined; a key column's value is one row's, so a
+    program folding many of them onto one key where another joins each once is trading
+    right keys for more keys ("010" + the last digits of any state's ZIP: 20 keys at 47 %
+    against 14 at 100 %).
+    Where ``best`` joins numbers within twice the matches chance predicts (accepted as
+    covering one side, deviation 31), that test does not refuse the 1:1 program: both
+    are then within chance by that count, and the estimate decides."""
+    keys = {v for v in tcells if v is not None}
+    est = best.extra.get("estimated_precision")
+    if est is None or _one_row_per_key(_outputs(best.program, src), keys):
+        return best
+    _by_chance(best, src, tcells)
+    expected = best.extra.get("chance_matches")
+    chance = expected is None or best.coverage > 2 * expected
+    for c in candidates:
+        if (c.target_column != best.target_column or c.program == best.program
+                or 2 * c.coverage < best.coverage or c.joined_rows != c.coverage
+                or (src_on and not _reads(c.program, src_on)) or not passes(c, chance)):
+            continue
+        if c.coverage >= best.coverage:
+            return best      # no key traded: more rows onto the same keys (deviation 38)
+        alt = dataclasses.replace(c, extra=dict(c.extra))
+        alt_est = _estimate(alt, src, tcells, groups)
+        return alt if alt_est is not None and alt.coverage * alt_est > best.coverage * est \
+            else best
+    return best
 
 
 UNFOLD_TRIES = 8         # candidates ranked first that deviation 55 may learn again unfolded
