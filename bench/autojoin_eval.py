@@ -537,8 +537,8 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh39", "fresh39 validation (never tuned on)"),
-    ("fresh40", "fresh40 validation (never tuned on)"),
+    ("fresh40", "fresh40 (clean for main at ce57d19; development since)"),
+    ("fresh39", "fresh39 (clean for main at 88d296e; development since)"),
     ("fresh38", "fresh38 (clean for main at b55b733; development since)"),
     ("fresh37", "fresh37 (clean for main at 1dd00a1; development since)"),
     ("fresh36", "fresh36 (clean for main at 1802b30; development since)"),
