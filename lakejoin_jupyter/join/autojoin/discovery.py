@@ -26,7 +26,8 @@ the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "
 a padding is widened where the column's values show a wider width (``widest_padding``);
 a constant that is a piece of a field varying across the other column is read instead;
 a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped;
-a program joining part of the rows yields to one learned from whole keys in the values.
+a program joining part of the rows yields to one learned from whole keys in the values;
+outputs of the column's date shapes are tested in its (y, m, d) space (``dates_by_chance``).
 """
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ from ...search.registry import Candidate, ParamSpec, SearchMethod
 from ...search.segments import arrow_arrays, value_shape
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from ..preview import COINCIDENCE_WEIGHT, KIND_WEIGHT, key_kind, values_kind
-from .chance import ALPHA, above_chance, code_rates, integers, range_tail
+from .chance import ALPHA, above_chance, code_rates, dates_by_chance, integers, range_tail
 from .dsl import Program, evaluate_columns
 from .learn import (FORMAT_SAMPLE, Example, LearnSettings, example_sets, generalised,
                     pair_example_sets, spread, try_learn_transform, widest_padding)
@@ -903,13 +904,12 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         coverage = float(weights[joined].sum()) / total
         if threshold is not None and coverage < threshold:
             continue
-        if whole is None and not above_chance(made, lake.token_set(X) if forward
-                                              else set(tokens)):
-            stats["chance"] += 1                # short codes met no more often than chance
+        keyset = lake.token_set(X) if forward else set(tokens)
+        if whole is None and (not above_chance(made, keyset) or dates_by_chance(made, keyset)):
+            stats["chance"] += 1    # short codes or dates met no more often than chance
             continue
         other = lake_kind(index, X) if forward else query_side_kind()
         weight, kind, warning = key_weight(_kinds(made, program), other)
-        keyset = lake.token_set(X) if forward else set(tokens)
         if filled_numbers(made, keyset):
             weight, kind, warning = min(weight, COINCIDENCE_WEIGHT), "number", FILLED_WARNING
         elif wrapped_numbers_by_chance(made, keyset, program):
