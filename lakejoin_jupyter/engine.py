@@ -477,6 +477,17 @@ def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
     return tuple(names[i] for i in pair_partners(key, codes, KEY_PARTNER_CHANCE))
 
 
+def _query_column_note(q: Query, warning: str, hit=None) -> str:
+    """The search's note on its query column, from the warning :func:`preview.key_kind`
+    gives a key (too few values, a measure), said of the query column; ``hit``: a
+    transformation hit whose program's keys, the query's side of its join, are so (its
+    key kind is then the lake column's, as an equality hit's is)."""
+    text = warning.replace("the key", "the query column", 1)
+    if hit is None:
+        return f"{q.columns[0]!r}: {text}"
+    return f"{q.columns[0]!r} after the program of #{hit.rank} ({hit.table}.{hit.column}): {text}"
+
+
 def _pair_note(h, q: Query) -> str:
     """The note of a hit whose integers are a key per category (``Engine._frame_pair``)."""
     pair, col = h.details["frame_pair"], q.columns[0]
@@ -1938,9 +1949,11 @@ class Engine:
             notes.insert(0, stale)
         kind, warning = self._query_kind(q) if annotate and hits else (None, None)
         if warning and kind != "category":      # the query's own repeats multiply no row
-            notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
+            notes.append(_query_column_note(q, warning))
         if annotate:
             notes.extend(_pair_note(h, q) for h in hits if "frame_pair" in h.details)
+            notes.extend(_query_column_note(q, h.details["query_key_warning"], h)
+                         for h in hits if h.details.get("query_key_warning"))
         if annotate and any(_similarity_hit(h) for h in hits):
             notes.append(SIMILARITY_NOTE)
         if annotate and q.cache.get("own_tables_note"):
@@ -2156,7 +2169,8 @@ class Engine:
                     h.key_warning = chance if h.key_warning is None else \
                         f"{h.key_warning}; {chance}"
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
-                                              None if program_key else self._query_kind(q)[0],
+                                              h.details.get("query_key_kind") if program_key
+                                              else self._query_kind(q)[0],
                                               query_ratio=h.query_ratio,
                                               chance=chance is not None)
 
