@@ -392,7 +392,9 @@ def frame_category(col: pd.Series, most: int | None = None, written=None) -> tup
     column (:func:`frame_partners`) and the frame pairing of a lake hit
     (``Engine._frame_categories``); a lake table's columns meet the same rule in the index's
     profile (``Engine._table_categories``): cells of text (object, string or categorical
-    dtype: typed numbers, booleans and dates are no category), whose distinct tokens read
+    dtype) or dates (datetime64, read as their text, as the query's own values are: a
+    panel's period typed by pd.to_datetime is the period its text is; typed numbers and
+    booleans are no category), whose distinct tokens read
     as text or dates (a panel's period) by the profile's type rule, fewer than TYPE_SHARE
     of the rows holding one (not
     nearly unique) and, with ``most`` (the key column's distinct values), no more than it.
@@ -406,9 +408,10 @@ def frame_category(col: pd.Series, most: int | None = None, written=None) -> tup
     from .indexing.profile import tokens_type
     if isinstance(col, pd.DataFrame) or not (
             pd.api.types.is_object_dtype(col) or pd.api.types.is_string_dtype(col)
-            or isinstance(col.dtype, pd.CategoricalDtype)):
+            or isinstance(col.dtype, pd.CategoricalDtype)
+            or pd.api.types.is_datetime64_any_dtype(col)):
         return None
-    elements = _list_elements(col)
+    elements = None if pd.api.types.is_datetime64_any_dtype(col) else _list_elements(col)
     if elements is not None:          # a list column: a row holds each of its elements
         codes, distinct = _token_codes(normalize_many(elements[1]))
         rows, keyed = (elements[0], codes), int((codes >= 0).sum())
