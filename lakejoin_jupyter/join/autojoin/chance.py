@@ -330,13 +330,18 @@ def dates_by_chance(outputs, keys: set, spaces: dict | None = None) -> bool:
     ``RULE_RATE``: a rule writes no 45th day). Chance when the hits are not above the
     chance rates' tail (``ALPHA``) and are below the rule rates' lower tail (``ALPHA``).
     A dense key space fills both rates: its hits tell nothing, and the misses decide."""
-    spaces = date_spaces(keys) if spaces is None else spaces
+    dated = [(o, got) for o in outputs if o and (got := _date_fields(o)) is not None]
+    if not any(o in keys for o, _ in dated):
+        return False                        # no date met: the keys need not be read
+    if spaces is None:
+        seps = {got[0] for _, got in dated}
+        spaces = date_spaces(k for k in keys if k and k[-1].isdigit() and
+                             any(sep in k for sep in seps))
     if not spaces:
         return False
     tried: dict = defaultdict(list)
-    for o in outputs:
-        got = _date_fields(o) if o else None
-        if got is None or (got[0], got[1]) not in spaces:
+    for o, got in dated:
+        if (got[0], got[1]) not in spaces:
             continue
         order, lo, hi, _codes = spaces[(got[0], got[1])]
         t = _ymd(got[1], got[2], order)
