@@ -917,11 +917,6 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         other = lake_kind(index, X) if forward else query_side_kind()
         made_kind = _kinds(made, program)
         weight, kind, warning = key_weight(made_kind, other)
-        query_side = None
-        if forward and (kind, warning) == made_kind and few_keys(made):
-            # a forward program's keys are the query's side: that they are few is the
-            # query's fact (a note, as the equality search's), the key is the lake column
-            query_side, kind, warning = made_kind, other[0], other[1]
         if filled_numbers(made, keyset):
             weight, kind, warning = min(weight, COINCIDENCE_WEIGHT), "number", FILLED_WARNING
         elif wrapped_numbers_by_chance(made, keyset, program):
@@ -934,6 +929,11 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         if forward and numbers_by_chance(made, lake.token_set(X), query_is_numbers):
             stats["chance_numbers"] += 1        # a day of the month onto temperatures
             continue
+        query_side = None
+        if forward and (kind, warning) == made_kind and few_keys(made):
+            # a forward program's keys are the query's side: that they are few is the
+            # query's fact (a note, as the equality search's), the key is the lake column
+            query_side, kind, warning = made_kind, other[0], other[1]
         hits.append((coverage * weight, score, X, program, forward, joined, coverage,
                      kind, warning, fan_out(index, X, joins, made, forward, joined,
                                             tokens, weights),
