@@ -133,7 +133,7 @@ def test_the_searches_and_auto_join_agree_on_the_key_and_its_estimate(visits_eng
     few = "the query column has only 2 distinct value(s): it cannot tell rows apart"
     assert f"'visited' after the program of #1 (weather/daily.day): {few}" in res.notes, \
         res.notes
-    assert f"note: 'visited' after the program of #1" in repr(res)
+    assert "note: 'visited' after the program of #1" in repr(res)
     parts = visits.assign(d=visits.visited.str.split(" ").str[0])
     equal = engine.search(parts, "d", k=3)
     assert equal[0].table == "weather/daily" and equal[0].key_warning is None
