@@ -1439,6 +1439,12 @@ class SearchResult(Sequence):
                 f" {by_chance} column(s) joined only through small numbers read out of the "
                 f"query's values (a day cut out of dates) that the column's numbers fill: "
                 f"any numbers of that range would join as many, so they were left out.")
+            coincidences = self.stats.get("chance", 0)
+            if coincidences:
+                chance += (f" {coincidences} column(s) joined by a program whose keys meet "
+                           f"the column no more often than chance would (short codes, or "
+                           f"dates of the column's shape: random dates within its span meet "
+                           f"as many), so they were left out.")
             few = "" if self.query.n_columns > 1 or self.query.size > 3 else (
                 f" The query has {self.query.size} distinct value(s): a hit's program must "
                 f"join at least three, one beyond the examples it was learned from, so this "

@@ -141,6 +141,8 @@ def test_the_search_drops_the_time_of_day_read_as_a_date(tag_engine):
                             method="transform", k=3)
     assert [(h.table, h.details["program"]) for h in res] == [], res
     assert res.stats["chance"] >= 1, res.stats
+    assert "joined by a program whose keys meet the column no more often than chance" \
+        in res.empty_message, res.empty_message
 
 
 @pytest.mark.spark
