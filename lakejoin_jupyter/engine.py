@@ -392,7 +392,9 @@ def frame_category(col: pd.Series, most: int | None = None, written=None) -> tup
     column (:func:`frame_partners`) and the frame pairing of a lake hit
     (``Engine._frame_categories``); a lake table's columns meet the same rule in the index's
     profile (``Engine._table_categories``): cells of text (object, string or categorical
-    dtype: typed numbers, booleans and dates are no category), whose distinct tokens read
+    dtype) or dates (datetime64, read as their text, as the query's own values are: a
+    panel's period typed by pd.to_datetime is the period its text is; typed numbers and
+    booleans are no category), whose distinct tokens read
     as text or dates (a panel's period) by the profile's type rule, fewer than TYPE_SHARE
     of the rows holding one (not
     nearly unique) and, with ``most`` (the key column's distinct values), no more than it.
@@ -406,9 +408,10 @@ def frame_category(col: pd.Series, most: int | None = None, written=None) -> tup
     from .indexing.profile import tokens_type
     if isinstance(col, pd.DataFrame) or not (
             pd.api.types.is_object_dtype(col) or pd.api.types.is_string_dtype(col)
-            or isinstance(col.dtype, pd.CategoricalDtype)):
+            or isinstance(col.dtype, pd.CategoricalDtype)
+            or pd.api.types.is_datetime64_any_dtype(col)):
         return None
-    elements = _list_elements(col)
+    elements = None if pd.api.types.is_datetime64_any_dtype(col) else _list_elements(col)
     if elements is not None:          # a list column: a row holds each of its elements
         codes, distinct = _token_codes(normalize_many(elements[1]))
         rows, keyed = (elements[0], codes), int((codes >= 0).sum())
@@ -475,6 +478,17 @@ def frame_partners(frame: pd.DataFrame, column, row_tokens: list, tokens: list,
     if not names:
         return ()
     return tuple(names[i] for i in pair_partners(key, codes, KEY_PARTNER_CHANCE))
+
+
+def _query_column_note(q: Query, warning: str, hit=None) -> str:
+    """The search's note on its query column, from the warning :func:`preview.key_kind`
+    gives a key (too few values, a measure), said of the query column; ``hit``: a
+    transformation hit whose program's keys, the query's side of its join, are so (its
+    key kind is then the lake column's, as an equality hit's is)."""
+    text = warning.replace("the key", "the query column", 1)
+    if hit is None:
+        return f"{q.columns[0]!r}: {text}"
+    return f"{q.columns[0]!r} after the program of #{hit.rank} ({hit.table}.{hit.column}): {text}"
 
 
 def _pair_note(h, q: Query) -> str:
@@ -1425,6 +1439,12 @@ class SearchResult(Sequence):
                 f" {by_chance} column(s) joined only through small numbers read out of the "
                 f"query's values (a day cut out of dates) that the column's numbers fill: "
                 f"any numbers of that range would join as many, so they were left out.")
+            coincidences = self.stats.get("chance", 0)
+            if coincidences:
+                chance += (f" {coincidences} column(s) joined by a program whose keys meet "
+                           f"the column no more often than chance would (short codes, or "
+                           f"dates of the column's shape: random dates within its span meet "
+                           f"as many), so they were left out.")
             few = "" if self.query.n_columns > 1 or self.query.size > 3 else (
                 f" The query has {self.query.size} distinct value(s): a hit's program must "
                 f"join at least three, one beyond the examples it was learned from, so this "
@@ -1953,9 +1973,11 @@ class Engine:
             notes.insert(0, stale)
         kind, warning = self._query_kind(q) if annotate and hits else (None, None)
         if warning and kind != "category":      # the query's own repeats multiply no row
-            notes.append(f"{q.columns[0]!r}: {warning.replace('the key', 'the query column', 1)}")
+            notes.append(_query_column_note(q, warning))
         if annotate:
             notes.extend(_pair_note(h, q) for h in hits if "frame_pair" in h.details)
+            notes.extend(_query_column_note(q, h.details["query_key_warning"], h)
+                         for h in hits if h.details.get("query_key_warning"))
         if annotate and any(_similarity_hit(h) for h in hits):
             notes.append(SIMILARITY_NOTE)
         if annotate and q.cache.get("own_tables_note"):
@@ -2171,7 +2193,8 @@ class Engine:
                     h.key_warning = chance if h.key_warning is None else \
                         f"{h.key_warning}; {chance}"
             h.usefulness = preview.usefulness(h.row_coverage, h.key_ratio, h.key_kind,
-                                              None if program_key else self._query_kind(q)[0],
+                                              h.details.get("query_key_kind") if program_key
+                                              else self._query_kind(q)[0],
                                               query_ratio=h.query_ratio,
                                               chance=chance is not None)
 

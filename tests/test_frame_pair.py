@@ -166,3 +166,19 @@ def test_one_category_rule_for_partners_and_pairing():
             want = None if lists else _category_by_hand(df[c])
             assert pairing.get(c) == want, (c, df[c].tolist())
     assert seen == {(True, True), (True, False), (False, True), (False, False)}
+
+
+def test_a_datetime64_column_is_the_category_its_iso_text_is():
+    """A panel's period typed by pd.to_datetime pairs as its text does (frame_category reads
+    the cells as the query's values are read: '2025-01-15'); NaT is no value."""
+    from lakejoin_jupyter.engine import frame_category
+    text = pd.Series(["2025-01-15", "2025-02-15", None, "2025-01-15", "2025-03-15"] * 6)
+    typed = pd.to_datetime(text)
+    assert typed.dtype.kind == "M"
+    got, want = frame_category(typed), frame_category(text)
+    assert want is not None and got is not None
+    assert got[1] == want[1] == ["2025-01-15", "2025-02-15", "2025-03-15"]
+    assert got[0].tolist() == want[0].tolist()
+    # nearly unique stamps are no category, typed or not
+    stamps = pd.Series(pd.date_range("2025-01-01", periods=30, freq="h"))
+    assert frame_category(stamps) is None

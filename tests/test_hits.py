@@ -564,6 +564,13 @@ def test_a_panel_of_ids_per_date_is_keyed_by_identifiers(spark, tmp_path):
     assert not any("repeat" in n for n in res.notes), res.notes
     res = engine.search(doubled.head(120), "geonameid", k=None, include_own=False)
     assert any("repeat" in n for n in res.notes), res.notes
+    # the dates typed by pd.to_datetime are the same period (fixnu19c's note: a datetime64
+    # column was no category of the frame, and the ids read as "integers that repeat")
+    for frame, repeat in ((panel, False), (doubled, True)):
+        typed = frame.head(120).assign(date=pd.to_datetime(frame.date.head(120),
+                                                           format="%d/%m/%Y"))
+        res = engine.search(typed, "geonameid", k=None, include_own=False)
+        assert any("repeat" in n for n in res.notes) == repeat, res.notes
 
 
 @settings(max_examples=120, deadline=None)

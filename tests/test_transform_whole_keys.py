@@ -139,3 +139,32 @@ def test_the_transform_bench_counts_the_check(visits_engine, monkeypatch):
     assert len(replaced) == res.stats["whole_keys"] == 1, calls
     column, before, after = replaced[0]
     assert column == res[0].column_ids[0] and before < 0.5 and after == 1.0, calls
+
+
+@pytest.mark.spark
+def test_the_searches_and_auto_join_agree_on_the_key_and_its_estimate(visits_engine):
+    """The date part (`word 1`) makes 2 keys of the visits: the equality search of that part
+    calls the lake column the key and notes the query's 2 values; the transformation search
+    says the same of its program's keys (a note, no hit warning), and its hit's Auto-Join
+    gives the estimate Auto-Join gives the same pair (newuser19's N1: the hit said "the key
+    has only 2 distinct value(s)" and its Auto-Join "No estimated precision", Auto-Join
+    "partial program, estimated precision 100% (rough)")."""
+    engine, _ = visits_engine
+    _, visits = visits_lake(19, date(2024, 3, 3))       # the user's visits; the same days
+    res = engine.search(visits, "visited", method="transform", k=3)
+    hit = res[0]
+    assert (hit.table, hit.details["program"]) == ("weather/daily", "word 1 of `visited`")
+    assert hit.key_warning is None and hit.key_kind != "text", (hit.key_kind, hit.key_warning)
+    few = "the query column has only 2 distinct value(s): it cannot tell rows apart"
+    assert f"'visited' after the program of #1 (weather/daily.day): {few}" in res.notes, \
+        res.notes
+    assert "note: 'visited' after the program of #1" in repr(res)
+    parts = visits.assign(d=visits.visited.str.split(" ").str[0])
+    equal = engine.search(parts, "d", k=3)
+    assert equal[0].table == "weather/daily" and equal[0].key_warning is None
+    assert f"'d': {few}" in equal.notes, equal.notes
+    own = hit.autojoin(visits)
+    direct = engine.autojoin(visits, "visited", "weather/daily", "day", fuzzy=False)
+    assert own.program.describe() == direct.program.describe() == "word 1 of `visited`"
+    assert own.trust_text() == direct.trust_text(), (own.trust_text(), direct.trust_text())
+    assert "estimated precision 100%" in own.trust_text() and "flagged" not in own.explain()

@@ -149,6 +149,28 @@ def test_a_text_frame_typed_as_read_csv_is_pd_read_csv(tmp_path):
     assert typed_as_read_csv(typed) is typed        # typed columns are kept
 
 
+def test_a_decimal_point_column_with_dashes_is_numbers(tmp_path):
+    """A column of decimal-point numbers whose missing cells are written "-" (or "--", "*",
+    an en dash: no letter or digit, no key to the index) is float with those cells missing,
+    as a decimal-comma column's are and as pd.read_csv(na_values=those cells) reads it;
+    a column of text keeps its "-", and a column of "-" alone stays text (fixnu19a's note:
+    one "-" kept a decimal-POINT column text in the CLI's joins)."""
+    from lakejoin_jupyter.lake.read import inspect, read_table, typed_as_read_csv
+    p = tmp_path / "t.csv"
+    p.write_text("pop,name,dash,n\n2019.1,a,-,1\n-,-,-,-\n397.8,c,-,3\n--,d,,*\n"
+                 "\u2013,e,-,5\n-12.5,f,-,n/a\n", encoding="utf-8")
+    raw = read_table(inspect(0, str(p), "csv"))
+    got = typed_as_read_csv(raw)
+    want = pd.read_csv(p, keep_default_na=False, na_values={
+        "pop": ["", "-", "--", "\u2013"], "n": ["", "-", "*", "n/a"], "name": [""],
+        "dash": [""]})
+    got.columns = want.columns
+    pd.testing.assert_frame_equal(got, want)
+    assert got["pop"].tolist()[::2] == [2019.1, 397.8, pytest.approx(float("nan"), nan_ok=True)]
+    assert got["name"].tolist()[1] == "-" and got["dash"].dtype == object
+    assert got["n"].dtype == "float64" and got["n"].isna().sum() == 3
+
+
 @pytest.fixture(scope="module")
 def ratings_index(spark, tmp_path_factory):
     """Four tables of (package, rating 1-5) that stack under a CSV query of the same columns:

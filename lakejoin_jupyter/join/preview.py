@@ -43,6 +43,7 @@ CHANCE_P = 0.05           # a binomial tail at least this: the query's integers 
 TYPE_SHARE = 0.9          # share of distinct values that must have a shape (as the profile)
 TEXT_WORDS = 4            # mean words per value above which a string column is text
 TEXT_CHARS = 40           # mean characters per value above which a string column is text
+FEW_KEYS = 2              # a key of this many distinct values or fewer tells no rows apart
 
 
 @dataclass(frozen=True)
@@ -256,7 +257,7 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
         return "number", ("the key holds " + ("small " if small else "") + "integers that "
                           "repeat (counts, ranks or amounts?), a measure rather than an "
                           "identifier: matches are likely coincidental")
-    if col_type == "boolean" or n <= 2:
+    if col_type == "boolean" or n <= FEW_KEYS:
         return "text", f"the key has only {n} distinct value(s): it cannot tell rows apart"
     if shape["mean_words"] > TEXT_WORDS or shape["mean_len"] > TEXT_CHARS:
         return "text", None
@@ -276,7 +277,7 @@ def tuple_kind(n_tuples: int, keyed_rows: int) -> tuple[str, str | None]:
     n = max(int(n_tuples), 0)
     if n == 0:
         return "text", "the lake columns have no row with a value in each"
-    if n <= 2:
+    if n <= FEW_KEYS:
         return "text", f"the key has only {n} distinct tuple(s): it cannot tell rows apart"
     if keyed_rows >= n * n:
         return "category", (f"the key is a category ({n:,} tuples, {keyed_rows / n:,.0f} rows "

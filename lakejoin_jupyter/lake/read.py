@@ -36,6 +36,7 @@ import gzip
 import io
 import json
 import lzma
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Iterator
@@ -865,10 +866,12 @@ def typed_as_read_csv(frame: pd.DataFrame) -> pd.DataFrame:
     types a CSV file of those cells (numbers as int64 or float64, True/False as bool), by
     pandas' own parser, but with the index's missing values: only an empty cell is missing
     in a text column ("NA", "None", "null" stay text, as the index reads them), and a column
-    that is numbers or booleans but for the index's null spellings (``NULL_SPELLINGS``:
-    "nan", "null", "n/a", ...; keys of none) is typed with those cells missing. Other
-    columns are kept."""
+    that is numbers or booleans but for the index's missing cells (``NULL_SPELLINGS``:
+    "nan", "null", "n/a", ...; and cells with no letter or digit, "-", "--", "*": keys of
+    none, missing in a decimal-comma column too, :func:`_missing_cells`) is typed with
+    those cells missing. Other columns are kept."""
     from .normalize import NULL_SPELLINGS
+    letter_or_digit = re.compile(PY_LETTER_OR_DIGIT)
     pos = [i for i in range(frame.shape[1]) if frame.iloc[:, i].dtype == object
            and frame.iloc[:, i].map(lambda v: v is None or isinstance(v, str)).all()]
     if not pos or not len(frame):
@@ -877,17 +880,20 @@ def typed_as_read_csv(frame: pd.DataFrame) -> pd.DataFrame:
     opts = dict(header=None, names=list(range(len(pos))), skip_blank_lines=False,
                 keep_default_na=False)
     typed = pd.read_csv(io.StringIO(text), na_values=[""], **opts)
-    nulls = {}
+    nulls, marks = {}, set()
     for k, i in enumerate(pos):
         if typed[k].dtype == object:
-            said = {v for v in frame.iloc[:, i].dropna().unique()
-                    if v.strip().casefold() in NULL_SPELLINGS}
-            if said:
-                nulls[k] = sorted(said) + [""]
-    if nulls:                       # numbers but for null spellings: those cells missing
+            cells = frame.iloc[:, i].dropna().unique()
+            said = {v for v in cells if v.strip().casefold() in NULL_SPELLINGS}
+            junk = {v for v in cells if not letter_or_digit.search(v)} - said
+            if said or junk:
+                nulls[k] = sorted(said | junk) + [""]
+            if junk:
+                marks.add(k)
+    if nulls:                       # numbers but for missing cells: those cells missing
         again = pd.read_csv(io.StringIO(text), na_values=nulls, **opts)
-        for k in nulls:
-            if again[k].dtype != object:
+        for k in nulls:     # a column of marks alone ("-") is no column of numbers
+            if again[k].dtype != object and (k not in marks or again[k].notna().any()):
                 typed[k] = again[k]
     out = frame.copy()
     for k, i in enumerate(pos):

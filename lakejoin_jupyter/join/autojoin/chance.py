@@ -21,7 +21,11 @@ are their own characters at each position, and their slots would be counted as f
 - a transformation hit whose distinct joined keys are not above chance is a coincidence;
 - so is one whose outputs are numbers of a small range (a day cut out of dates) that the
   other side's numbers fill: n distinct numbers drawn from a range of N holding c keys
-  meet a hypergeometric count of them (:func:`range_tail`).
+  meet a hypergeometric count of them (:func:`range_tail`);
+- so is one whose outputs are dates of the keys' shape that meet them no more often than
+  random field combinations within the keys' span would, and less often than a rule's
+  valid dates would (:func:`dates_by_chance`): a dense date column fills the per-position
+  rate's slots far above p_L, so its dates are measured in their own (y, m, d) space.
 """
 from __future__ import annotations
 
@@ -224,3 +228,136 @@ def range_tail(outputs, keys, span_limit: int = SMALL_SPAN) -> float | None:
     total = math.comb(span, n)
     return sum(math.comb(c, j) * math.comb(span - c, n - j)
                for j in range(h, min(n, c) + 1)) / total
+
+
+# dates written as three numbers with one separator: "18.10.2024", "3/3/24", "2024-10-18"
+_DATE_TEXT = re.compile(r"([0-9]{1,4})([./-])([0-9]{1,4})\2([0-9]{1,4})")
+# field order of a date as (position of the year, the month, the day)
+DATE_ORDERS = ((0, 1, 2), (2, 1, 0), (2, 0, 1))       # y-m-d, d.m.y, m/d/y
+DATE_SHARE = 0.95    # a separator's keys are dates when this share reads as dates in one order
+RULE_RATE = 0.99     # a rule's outputs in a dense date space meet keys at most this often
+DATE_SPACE = 2_000_000   # field combinations counted at most per date shape
+_MONTH_DAYS = (0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _date_fields(text: str):
+    """(separator, field widths, field numbers) of a date-like text, or None."""
+    m = _DATE_TEXT.fullmatch(text) if text else None
+    if m is None:
+        return None
+    f = (m.group(1), m.group(3), m.group(4))
+    return m.group(2), tuple(len(x) for x in f), tuple(int(x) for x in f)
+
+
+def _ymd(widths, nums, order):
+    """(year, month, day) of date fields in ``order`` when the widths fit it (a year of 2
+    or 4 digits, a month and day of 1 or 2), else None."""
+    y, m, d = order
+    if widths[y] not in (2, 4) or widths[m] > 2 or widths[d] > 2:
+        return None
+    return nums[y], nums[m], nums[d]
+
+
+def _valid(y: int, m: int, d: int) -> bool:
+    return 1 <= m <= 12 and 1 <= d <= _MONTH_DAYS[m] and \
+        (m != 2 or d < 29 or ((y if y >= 100 else 2000 + y) % 4 == 0))
+
+
+def date_spaces(keys) -> dict:
+    """Per date shape of the keys (separator, field widths) with ``MIN_KEYS`` keys or more:
+    (field order, the keys' first and last date as y*10^4 + m*100 + d, their dates). The
+    order is the one reading the most of a separator's keys as valid dates (at least
+    ``DATE_SHARE`` of them), year-month-day first in ties."""
+    by_sep: dict = defaultdict(list)
+    for k in keys:
+        got = _date_fields(k) if k else None
+        if got is not None:
+            by_sep[got[0]].append(got[1:])
+    out = {}
+    for sep, fields in by_sep.items():
+        counts = [sum(1 for w, n in fields if (t := _ymd(w, n, o)) and _valid(*t))
+                  for o in DATE_ORDERS]
+        best = max(range(len(DATE_ORDERS)), key=lambda i: (counts[i], -i))
+        if counts[best] < DATE_SHARE * len(fields):
+            continue
+        order = DATE_ORDERS[best]
+        shapes: dict = defaultdict(set)
+        for w, n in fields:
+            t = _ymd(w, n, order)
+            if t and _valid(*t):
+                shapes[w].add(t[0] * 10_000 + t[1] * 100 + t[2])
+        for w, codes in shapes.items():
+            if len(codes) >= MIN_KEYS:
+                out[(sep, w)] = (order, min(codes), max(codes), codes)
+    return out
+
+
+def _space_rates(tries: list, lo: int, hi: int, codes: set) -> tuple | None:
+    """(chance rate, rule rate) of outputs of one date shape inside the keys' span
+    (``tries``: their (y, m, d)): the field combinations within the outputs' ranges of
+    year, month and day that fall in the span [lo, hi] make the space a random output of
+    the program's shape is drawn from; the keys among them over the space is the chance
+    rate, over its valid dates the rate a rule's outputs meet keys at."""
+    ys, ms, ds = (range(min(t[i] for t in tries), max(t[i] for t in tries) + 1)
+                  for i in range(3))
+    if len(ys) * len(ms) * len(ds) > DATE_SPACE:
+        return None
+    import numpy as np
+    Y, M, D = np.meshgrid(np.array(ys), np.array(ms), np.array(ds), indexing="ij")
+    code = (Y * 10_000 + M * 100 + D).ravel()
+    inside = (code >= lo) & (code <= hi)
+    space = int(inside.sum())
+    Yi, Mi, Di = Y.ravel()[inside], M.ravel()[inside], D.ravel()[inside]
+    month_days = np.array(_MONTH_DAYS)[np.clip(Mi, 0, 12)]
+    year = np.where(Yi >= 100, Yi, 2000 + Yi)
+    leap = (year % 4 == 0)
+    valid = (Mi >= 1) & (Mi <= 12) & (Di >= 1) & (Di <= month_days) & \
+        ((Mi != 2) | (Di < 29) | leap)
+    held = int(np.isin(code[inside], np.fromiter(codes, dtype=np.int64)).sum())
+    if not space or not held:
+        return None
+    return held / space, held / max(int(valid.sum()), 1)
+
+
+def dates_by_chance(outputs, keys: set, spaces: dict | None = None) -> bool:
+    """Do a program's distinct ``outputs`` of the keys' date shapes meet the keys no more
+    often than outputs drawn at random from those shapes would, while a rule's outputs
+    would meet more? Per date shape (:func:`date_spaces`), the outputs inside the keys'
+    span are tried: each meets a key at the chance rate of :func:`_space_rates` (the
+    share of keys among the field combinations the outputs range over: a daily table of
+    two years holds 61 of the 120 "minute.hour.2024" combinations of hours 10-11) and, were
+    the program a rule, at its rule rate (the keys among the valid dates there, at most
+    ``RULE_RATE``: a rule writes no 45th day). Chance when the hits are not above the
+    chance rates' tail (``ALPHA``) and are below the rule rates' lower tail (``ALPHA``).
+    A dense key space fills both rates: its hits tell nothing, and the misses decide."""
+    dated = [(o, got) for o in outputs if o and (got := _date_fields(o)) is not None]
+    if not any(o in keys for o, _ in dated):
+        return False                        # no date met: the keys need not be read
+    if spaces is None:
+        seps = {got[0] for _, got in dated}
+        spaces = date_spaces(k for k in keys if k and k[-1].isdigit() and
+                             any(sep in k for sep in seps))
+    if not spaces:
+        return False
+    tried: dict = defaultdict(list)
+    for o, got in dated:
+        if (got[0], got[1]) not in spaces:
+            continue
+        order, lo, hi, _codes = spaces[(got[0], got[1])]
+        t = _ymd(got[1], got[2], order)
+        if t is not None and lo <= t[0] * 10_000 + t[1] * 100 + t[2] <= hi:
+            tried[(got[0], got[1])].append((t, o in keys))
+    chance, rule, hits = [], [], 0
+    for shape, got in tried.items():
+        rates = _space_rates([t for t, _ in got], spaces[shape][1], spaces[shape][2],
+                             spaces[shape][3])
+        if rates is None:
+            continue
+        chance += [rates[0]] * len(got)
+        rule += [min(rates[1], RULE_RATE)] * len(got)
+        hits += sum(1 for _, met in got if met)
+    if not hits:
+        return False
+    above = tail(chance, hits) <= ALPHA
+    below_rule = 1.0 - tail(rule, hits + 1) <= ALPHA
+    return not above and below_rule

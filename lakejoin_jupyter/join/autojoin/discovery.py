@@ -26,7 +26,8 @@ the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "
 a padding is widened where the column's values show a wider width (``widest_padding``);
 a constant that is a piece of a field varying across the other column is read instead;
 a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped;
-a program joining part of the rows yields to one learned from whole keys in the values.
+a program joining part of the rows yields to one learned from whole keys in the values;
+outputs of the column's date shapes are tested in its (y, m, d) space (``dates_by_chance``).
 """
 from __future__ import annotations
 
@@ -43,8 +44,8 @@ from ...lake.normalize import MAX_TOKEN_CHARS, NULL_SPELLINGS, normalize_many, n
 from ...search.registry import Candidate, ParamSpec, SearchMethod
 from ...search.segments import arrow_arrays, value_shape
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
-from ..preview import COINCIDENCE_WEIGHT, KIND_WEIGHT, key_kind, values_kind
-from .chance import ALPHA, above_chance, code_rates, integers, range_tail
+from ..preview import COINCIDENCE_WEIGHT, FEW_KEYS, KIND_WEIGHT, key_kind, values_kind
+from .chance import ALPHA, above_chance, code_rates, dates_by_chance, integers, range_tail
 from .dsl import Program, evaluate_columns
 from .learn import (FORMAT_SAMPLE, Example, LearnSettings, example_sets, generalised,
                     pair_example_sets, spread, try_learn_transform, widest_padding)
@@ -495,6 +496,12 @@ def lake_kind(index, column: int) -> tuple:
                     samples=() if stats is not None else list(row["samples"]))
 
 
+def few_keys(made: dict) -> bool:
+    """Does a program make too few distinct keys to tell rows apart (join/preview.py
+    ``key_kind``: two or fewer)?"""
+    return len(made) <= FEW_KEYS
+
+
 def key_weight(program_kind: tuple, other_kind: tuple) -> tuple:
     """(weight, kind, warning) of a transformation join, as the equality search weighs a key
     (join/preview.py ``usefulness``): the weaker of the two sides' kinds, the program's key
@@ -903,13 +910,13 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         coverage = float(weights[joined].sum()) / total
         if threshold is not None and coverage < threshold:
             continue
-        if whole is None and not above_chance(made, lake.token_set(X) if forward
-                                              else set(tokens)):
-            stats["chance"] += 1                # short codes met no more often than chance
+        keyset = lake.token_set(X) if forward else set(tokens)
+        if whole is None and (not above_chance(made, keyset) or dates_by_chance(made, keyset)):
+            stats["chance"] += 1    # short codes or dates met no more often than chance
             continue
         other = lake_kind(index, X) if forward else query_side_kind()
-        weight, kind, warning = key_weight(_kinds(made, program), other)
-        keyset = lake.token_set(X) if forward else set(tokens)
+        made_kind = _kinds(made, program)
+        weight, kind, warning = key_weight(made_kind, other)
         if filled_numbers(made, keyset):
             weight, kind, warning = min(weight, COINCIDENCE_WEIGHT), "number", FILLED_WARNING
         elif wrapped_numbers_by_chance(made, keyset, program):
@@ -922,10 +929,15 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         if forward and numbers_by_chance(made, lake.token_set(X), query_is_numbers):
             stats["chance_numbers"] += 1        # a day of the month onto temperatures
             continue
+        query_side = None
+        if forward and (kind, warning) == made_kind and few_keys(made):
+            # a forward program's keys are the query's side: that they are few is the
+            # query's fact (a note, as the equality search's), the key is the lake column
+            query_side, kind, warning = made_kind, other[0], other[1]
         hits.append((coverage * weight, score, X, program, forward, joined, coverage,
                      kind, warning, fan_out(index, X, joins, made, forward, joined,
                                             tokens, weights),
-                     query_values_per_key(joined, joins, forward)))
+                     query_values_per_key(joined, joins, forward), query_side))
         trace[-1][3] = round(coverage, 3)
     hits.sort(key=lambda h: (-h[0], -h[1], h[2]))
     out = [_candidate(h, index, tokens, weights) for h in hits[:k]]   # k None: all
@@ -946,7 +958,8 @@ def pattern_example(index, column_id: int, pattern: str, constants: frozenset,
 
 
 def _candidate(hit, index, tokens, weights) -> Candidate:
-    weighted, score, X, program, forward, joined, coverage, kind, warning, fan_out, merged = hit
+    (weighted, score, X, program, forward, joined, coverage, kind, warning, fan_out, merged,
+     query_side) = hit
     from ...index.transform_arrays import load
     cols = load(index).columns
     row = cols[cols["column_id"] == X]
@@ -965,7 +978,11 @@ def _candidate(hit, index, tokens, weights) -> Candidate:
                  "retrieval_score": float(score), "lake_pattern": pattern,
                  "lake_pattern_share": share,
                  "lake_pattern_example": pattern_example(index, X, pattern, constants),
-                 "matched_tokens": sorted(tokens[i] for i in joined)})
+                 "matched_tokens": sorted(tokens[i] for i in joined),
+                 # the program's keys on the query's side, when they are too few to tell
+                 # rows apart: (kind, warning), a note of the search's (engine.py)
+                 "query_key_kind": None if query_side is None else query_side[0],
+                 "query_key_warning": None if query_side is None else query_side[1]})
 
 
 def _run(index, query, params):
