@@ -54,9 +54,8 @@ def zip_lake(spark, tmp_path_factory):
                          "City": rng.choice(TOWNS, 300), "ST": "NH"})
     counts = np.array([1, 3, 5, 7, 8, 10, 12, 13, 14, 15, 16, 18, 20, 21, 23, 24, 25, 26, 28,
                        29, 30, 31, 33, 34, 35, 37, 38, 42, 43, 50, 56, 78, 82])
-    counties = pd.DataFrame({"county": [f"{t} County" for t in TOWNS] + ["Essex County", "Kent County",
-                                                                          "Suffolk County"],
-                             "state": "MA", "n_zips": counts})
+    names = [f"{t} County" for t in TOWNS] + ["Essex County", "Kent County", "Suffolk County"]
+    counties = pd.DataFrame({"county": names, "state": "MA", "n_zips": counts})
     ids = [2**70 + 7919 * i for i in range(200)]
     accounts = pd.DataFrame({"account_id": [str(x) for x in ids],
                              "zip": [f"{z:05d}" for z in rng.choice(zips, 200)]})

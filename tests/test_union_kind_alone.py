@@ -238,7 +238,7 @@ def test_populations_are_not_stacked_when_the_key_repeats_in_a_few_rows(places_l
 
 
 def test_is_key_allows_a_few_duplicates():
-    """A key repeating in 3 of 254 rows is a key (251 distinct >= 0.95 * 254); a column of
+    """A key repeating in 3 of 254 rows is a key (251 distinct >= 0.9 * 254); a column of
     categories is not; two values at least."""
     def col(values):
         s = pd.Series(values, dtype=object)

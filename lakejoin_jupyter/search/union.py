@@ -14,8 +14,8 @@ of query columns to its columns (pairs under ``min_column`` out), scored per que
     - Names (D3L, Starmie; TUS uses values only): an unaligned query column aligns, adding
       nothing, with a same-named lake column of its kind in a table aligned by values; among
       pairs without set evidence the header chooses at full weight (``named_choice``).
-    - A small text query column's set domain nears the lake's vocabulary, a numeric one's is
-      the grid a wider lake column, or one strictly inside its span, spans (``set_population``);
+    - A small text query column's set domain nears the lake's vocabulary; numbers whose spans
+      differ are tested on their common range (``set_population``, ``common_range``);
       under p = 0.05 a set statistic is no evidence unless a column holds FEW_VALUES or fewer.
     - Numbers never align with text (``kinds_apart``), true/false with other values
       (``booleans_apart``); of two columns sharing a text column's values, ``compete``.
@@ -23,9 +23,10 @@ of query columns to its columns (pairs under ``min_column`` out), scored per que
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
     - No vector or format evidence: FEW_VALUES values or fewer against more, none shared;
-      numbers barely meeting (KS under NUMBERS_APART) never align, nor, in a table aligned by a
-      key, with no value beyond chance and no name alike (``numbers_unshared``); a table of numeric pairs
-      without set or header evidence is not listed (``kind_only``), of none at all ranks last.
+      numbers barely meeting (KS under NUMBERS_APART), no name alike, never align, nor, in a
+      keyed table, with no value beyond chance and no name alike (``numbers_unshared``);
+      numeric pairs of kind alone yield to set or header evidence (``kind_yields``); a table
+      of them only is not listed (``kind_only``), one of no such evidence at all ranks last.
     - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
 """
 from __future__ import annotations
@@ -67,7 +68,7 @@ TEXT_SHARE = 0.5            # a column with a smaller share of numeric cells is 
 SIGNIFICANT = -np.log10(0.05)   # small lake: a chance set statistic beats nothing (chance_overlap)
 BOOLEAN = frozenset({"true", "false"})  # the tokens of a boolean column (booleans_apart)
 FEW_VALUES = 3              # a column of this many distinct values or fewer is no sample (few_values)
-KEY_SHARE = 0.95            # a column of this share of distinct values or more is a key (is_key)
+KEY_SHARE = 0.9             # distinct values per non-null cell making a key (is_key)
 NUMBERS_APART = 0.1         # numeric pairs under this KS similarity never align (numbers_apart)
 
 
@@ -302,12 +303,15 @@ def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles",
     distinct values), times 1 - na / nb (only a lake column larger than the query column: a
     small column inside a large one). A numeric query column keeps the disjoint union
     (numbers are no vocabulary); against a numeric lake column whose numbers reach beyond
-    the query's (below its lowest or above its highest), the numbers the two could hold at
-    the step they are written at, where fewer (``grid_size``: the integers from -5 to 62 are
-    68, and a lake column holding 64 of them holds any 10 integers of 16..34 by chance;
-    set_statistic keeps the na + nb - t the columns hold); and the same grid against a lake
-    column strictly inside the query's span, above its lowest and below its highest value
-    (party sizes 1..6 against a counter 0..9: the query holds any integers there). A lake
+    the query's (below its lowest or above its highest), or lie strictly inside its span,
+    the numbers the two could hold at the step they are written at where no more than the
+    disjoint union (``grid_size``: the integers from -5 to 62 are 68, and a lake column
+    holding 64 of them holds any 10 integers of 16..34 by chance; party sizes 1..6 against
+    a counter 0..9: the query holds any integers there), else the test on the two spans'
+    common range (``common_range``: 158 of 300 ZIP codes in a list of 900 reaching further,
+    166 in the query's span, are no chance; a counter 0..29 holds every count there);
+    set_statistic keeps the na + nb - t the columns hold. ``shared``: the pairs' overlaps,
+    when known (common_range). A lake
     column sharing the query's span or one end of it keeps the disjoint union: two columns
     of the ratings 1-5 are one domain, as TUS's disjoint union says, though any two such
     columns share every value, and a sample of a count stops short of its rarest end."""
@@ -331,7 +335,10 @@ def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles",
             inside = (lo > g[0]) & (hi < g[1])
             common = common_range(qs[r], g, lo, hi, step, quant, nb[0, cols],
                                   None if shared is None else np.asarray(shared)[r, cols])
-            pop[r, cols] = np.where((wider | inside) & np.isfinite(common), common,
+            grid = grid_size(*g, lo, hi, step)
+            pop[r, cols] = np.where(wider | inside,
+                                    np.where(grid <= pop[r, cols] * (1 + 1e-9), grid,
+                                             np.where(np.isfinite(common), common, pop[r, cols])),
                                     pop[r, cols])
     return pop
 
@@ -361,11 +368,8 @@ def common_range(q: "QueryColumn", g: tuple, lo, hi, step, quantiles, nb,
         grid = np.floor((b - a) / np.where(st > 0, st, np.nan) + 0.5) + 1
         na_in = (np.searchsorted(nums, b, side="right")
                  - np.searchsorted(nums, a, side="left")).astype(np.float64)
-        probs = np.linspace(0.0, 1.0, quantiles.shape[1])
-        share = np.array([np.interp(y, qq, probs, left=0.0, right=1.0)
-                          - np.interp(x, qq, probs, left=0.0, right=1.0)
-                          if np.all(np.diff(qq) >= 0) else 1.0
-                          for x, y, qq in zip(a, b, quantiles)])
+        share = np.where(np.isnan(quantiles).any(axis=1), 1.0,
+                         sketch_share(quantiles, b, True) - sketch_share(quantiles, a, False))
         nb_in = np.maximum(np.asarray(nb, dtype=np.float64) * np.clip(share, 0, 1), 1.0)
         if shared is not None:
             nb_in = np.maximum(nb_in, np.asarray(shared, dtype=np.float64))
@@ -374,6 +378,24 @@ def common_range(q: "QueryColumn", g: tuple, lo, hi, step, quantiles, nb,
         out = p_in * na * np.asarray(nb, dtype=np.float64) / (na_in * nb_in)
     ok = (b >= a) & (st > 0) & (step > 0) & (g[2] > 0) & np.isfinite(out) & (len(nums) > 0)
     return np.where(ok, out, np.inf)
+
+
+def sketch_share(quantiles: np.ndarray, x: np.ndarray, inclusive: bool) -> np.ndarray:
+    """Per row of ``quantiles`` (sorted, equally spaced probabilities from 0 to 1): the share
+    of cells at or below ``x`` (``inclusive``) or below it, interpolated linearly between
+    the sketch's points (np.interp's, vectorized over rows)."""
+    q = np.asarray(quantiles, dtype=np.float64)
+    x = np.asarray(x, dtype=np.float64)
+    steps = q.shape[1] - 1
+    below = (q <= x[:, None]) if inclusive else (q < x[:, None])
+    n = below.sum(axis=1)
+    i = np.clip(n - 1, 0, steps - 1)
+    rows = np.arange(len(q))
+    lo, hi = q[rows, i], q[rows, i + 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.clip(np.where(hi > lo, (x - lo) / (hi - lo), 1.0), 0.0, 1.0)
+    out = (i + frac) / steps
+    return np.where(n == 0, 0.0, np.where(n > steps, 1.0, out))
 
 
 def overlaps(index, tokens: list, hashes: np.ndarray | None = None) -> np.ndarray:
@@ -669,7 +691,7 @@ def numbers_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
     more than gives no set evidence, likelihood 0: a column of one year shares its one
     value for a reason, below any test's reach) and no name (header likelihood 0). In a
     table holding the query's entities (a
-    query column whose every value is in one row, a key, aligned with set evidence) such a
+    query column of distinct values, a key (is_key), aligned with set evidence) such a
     pair does not align: the same measure of the same entities would share values, and its
     vector, format and quantile evidence only says that both are numbers of a similar size
     (populations and GeoNames ids, 49,518..7,626,836 of the same countries). Elsewhere
