@@ -217,6 +217,15 @@ class QueryColumn:
     hashes: np.ndarray | None = None    # token_hash64 of tokens
     unseen: float = 0.0     # Good-Turing: the share of cells holding a value seen once
     grid: tuple = (np.nan, np.nan, 0.0)  # numeric_grid of its numbers (numeric columns)
+    _numbers: np.ndarray | None = None
+
+    @property
+    def numbers(self) -> np.ndarray:
+        """Its distinct tokens that are numbers, as floats, sorted (common_range)."""
+        if self._numbers is None:
+            self._numbers = np.sort(pd.to_numeric(pd.Series(self.tokens, dtype=object),
+                                                  errors="coerce").dropna().to_numpy(np.float64))
+        return self._numbers
 
     @property
     def numeric(self) -> bool:
@@ -359,8 +368,7 @@ def common_range(q: "QueryColumn", g: tuple, lo, hi, step, quantiles, nb,
     nb' is never taken under the values shared (``shared``, when known): small counts
     repeat, and a column of clicks 0..400 holds more distinct values under 30 than its
     cells there say."""
-    nums = np.sort(pd.to_numeric(pd.Series(q.tokens, dtype=object), errors="coerce")
-                   .dropna().to_numpy(dtype=np.float64))
+    nums = q.numbers
     na = float(len(q.tokens))
     a, b = np.maximum(lo, g[0]), np.minimum(hi, g[1])
     st = np.minimum(step, g[2])
