@@ -140,3 +140,6 @@ def test_a_union_under_python_integers_stacks_integers(zip_lake):
     assert out["acct"].map(type).eq(int).all(), out["acct"].map(type).value_counts()
     assert sorted(out["acct"]) == sorted(ids)
     assert (out["acct"] == ids[0]).sum() == 1
+    scope = {"big": big}
+    exec(h.code("big", "stacked", df=big), scope)   # the written code: the same frame
+    pd.testing.assert_frame_equal(scope["stacked"], out)
