@@ -551,8 +551,9 @@ def numbers_apart(numeric: np.ndarray, shared: np.ndarray, header: np.ndarray) -
     never aligns: most lake pairs score 0 on this measure, so any overlap at all beats the
     background and would read as likely. A shared value (a query's one year, 2007, among
     a column of years 1952-2007) keeps the pair to the other measures, and so does a name
-    alike (``header``, the raw header similarity, > 0): ZIP codes of other states, 02062..03086
-    under a query's 01001..02061, are the same measure of other rows, the rows a union adds."""
+    alike (``header``, the raw header similarity, > 0; the caller passes 0 for a same name,
+    left to the name rule): ZIP codes of other states, 02062..03086 as `ZIP` under a
+    query's `zip_code` 01001..02061, are the same measure of other rows, which a union adds."""
     x = np.asarray(numeric, dtype=np.float64)
     return ((np.nan_to_num(x, nan=1.0) < NUMBERS_APART) & (np.asarray(shared) == 0)
             & ~(np.nan_to_num(np.asarray(header, dtype=np.float64)) > 0))
@@ -716,7 +717,8 @@ def name_over_kind(qs: list, set_u: np.ndarray, header_u: np.ndarray,
     """(named, evidenced, kind), each (len(qs), lake columns), for numeric query columns:
     ``named`` where a pair shares no value beyond chance (set likelihood 0) but a name
     alike (header likelihood > 0) and may align (score > 0); ``evidenced`` where it may
-    align with set or header evidence; ``kind`` where it has neither (kind_only). In a
+    align with set evidence, or has a name alike (a same-named pair apart is then left to
+    the name rule, name_pairs); ``kind`` where it has neither (kind_only). In a
     table, a pair of kind alone yields (``kind_yields``) to the evidenced pairs of its query
     column and of its lake column."""
     numeric = np.array([q.numeric for q in qs], dtype=bool)[:, None]
@@ -724,7 +726,7 @@ def name_over_kind(qs: list, set_u: np.ndarray, header_u: np.ndarray,
     alike = np.nan_to_num(header_u) > 0
     ok = np.asarray(scores) > 0
     named = numeric & ~has_set & alike & ok
-    evidenced = numeric & (has_set | alike) & ok
+    evidenced = numeric & ((has_set & ok) | alike)
     kind = numeric & ~has_set & ~alike
     return named, evidenced, kind
 
@@ -1012,8 +1014,13 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     starts = np.concatenate([[0], np.cumsum(ncols[tables])[:-1]]).astype(np.int64)
     text = np.array([not q.numeric for q in qs], dtype=bool)     # numbers: no vocabulary
     Ua["set"][text] = compete(Ua["set"][text], OV[text][:, ids], starts)
+    keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
+    # a same-named pair apart is left to the name rule (name_pairs), which adds nothing
+    same_name = np.array([[name_key(q.name) is not None] for q in qs]) & \
+        (np.array([name_key(q.name) for q in qs], dtype=object)[:, None] == keys[None, :])
     S[active] = np.where(kinds_apart(qs, part) | booleans_apart(qs, part)
-                         | numbers_apart(ev["numeric"], OV[:, ids], ev["header"]), 0.0,
+                         | numbers_apart(ev["numeric"], OV[:, ids],
+                                         np.where(same_name, 0.0, ev["header"])), 0.0,
                          ensemble(Ua, weights, sharpness))
     alike = np.zeros_like(S, dtype=bool)        # name_over_kind
     evidenced, kind = np.zeros_like(alike), np.zeros_like(alike)
@@ -1027,7 +1034,6 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     R = np.ones_like(S)             # a pair's share in the table's sum (reach_weights)
     R[active] = reach_weights(qs, part, lp)
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
-    keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
     kinds: dict = {}
     codes, info = FrameCodes(frame), {}
     weight = column_weights(codes, len(qcols))
