@@ -1026,6 +1026,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     evidenced, kind = np.zeros_like(alike), np.zeros_like(alike)
     alike[active], evidenced[active], kind[active] = name_over_kind(
         qs, Ua["set"], Ua["header"], S[active])
+    alike[active] &= ~same_name                 # a same name: the name rule's (name_pairs)
     unshared = np.zeros_like(S, dtype=bool)     # numbers_unshared, applied to keyed tables
     unshared[active] = numbers_unshared(qs, OV[:, ids], Ua["set"], Ua["header"])
     keyed = [is_key(frame.iloc[:, i], q) for i, q in enumerate(qcols)]
