@@ -214,3 +214,37 @@ def test_areas_are_not_stacked_as_one_coincidence_of_a_long_table(long_table_lak
     assert h.mapping.get("name") == "country", h.mapping
     assert "areakm2" not in h.mapping, h.mapping
     assert h.union(q, distinct=False)["areakm2"].iloc[len(q):].isna().all()
+
+
+@pytest.mark.spark
+def test_populations_are_not_stacked_when_the_key_repeats_in_a_few_rows(places_lake):
+    """The twentieth user's D11: the D7 query with three of its countries entered twice
+    (two rows repeated, one under another spelling of the name), as real frames are: the
+    codes still make the table hold the query's entities (``is_key``: 35 codes in 38 rows),
+    so `population` stays unaligned and "only new rows" adds the five countries left out."""
+    engine, countries, codes = places_lake
+    q = countries.iloc[5:][["name", "iso3", "population"]].copy()
+    q.insert(1, "iso", codes["alpha_2"].iloc[5:].to_numpy())
+    again = q.iloc[:3].copy()
+    again.iloc[2, 0] = again.iloc[2, 0] + " (the)"
+    q = pd.concat([q, again], ignore_index=True)
+    hits = engine.search_unionable(q, k=5)
+    h = [h for h in hits if h.table == "reference/codes"][0]
+    assert "population" not in h.mapping, h.mapping
+    out = h.union(q)
+    added = out[out["source_table"] != "query"]
+    assert sorted(added["name"]) == sorted(codes["display_name"].iloc[:5])
+    assert added["population"].isna().all()
+
+
+def test_is_key_allows_a_few_duplicates():
+    """A key repeating in 3 of 254 rows is a key (251 distinct >= 0.9 * 254); a column of
+    categories is not; two values at least."""
+    def col(values):
+        s = pd.Series(values, dtype=object)
+        return un.is_key(s, un.QueryColumn("c", list(dict.fromkeys(s.dropna().astype(str))),
+                                           None, 0.0, 0, None, None, frozenset()))
+    assert col([f"k{i}" for i in range(251)] + ["k0", "k1", "k2"])
+    assert col([f"k{i}" for i in range(20)] + [None] * 5)
+    assert not col([f"k{i % 100}" for i in range(254)])
+    assert not col(["a"]) and not col([None, None])

@@ -322,6 +322,6 @@ def test_numbers_whose_distributions_barely_meet_are_apart():
                        np.stack([lon, years, life]))
     assert ks[0, 0] < NUMBERS_APART and ks[1, 1] < NUMBERS_APART and ks[2, 2] > 0.5
     shared = np.array([[0, 0, 0], [0, 1, 0], [0, 0, 3]])
-    apart = numbers_apart(ks, shared)
+    apart = numbers_apart(ks, shared, np.zeros_like(ks))
     assert apart[0, 0] and not apart[1, 1] and not apart[2, 2]
-    assert not numbers_apart(np.array([[np.nan]]), np.array([[0]]))[0, 0]
+    assert not numbers_apart(np.array([[np.nan]]), np.array([[0]]), np.array([[0.0]]))[0, 0]

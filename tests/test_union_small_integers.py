@@ -31,7 +31,9 @@ def lake_of(columns: list) -> SimpleNamespace:
     q = [(min(c), max(c), 1.0) for c in columns]
     return SimpleNamespace(sizes=np.array([len(set(c)) for c in columns]), vocabulary=10_000,
                            numeric=np.ones(len(columns), dtype=bool),
-                           grids=tuple(np.array(x, dtype=np.float64) for x in zip(*q)))
+                           grids=tuple(np.array(x, dtype=np.float64) for x in zip(*q)),
+                           quantiles=np.array([np.quantile(sorted(set(c)), np.linspace(0, 1, 21))
+                                               for c in columns]))
 
 
 def query_column(values: list):
@@ -64,7 +66,9 @@ def test_a_lake_column_within_a_dense_query_span_is_chance_by_hand():
     ratings = un.set_population([query_column([1, 2, 3, 4, 5] * 3)], np.array([1]), lp)[0]
     assert ratings[0] == pytest.approx(10)                              # 5 + 5: the disjoint union
     sparse = un.set_population([query_column([0, 2, 3, 5, 6, 1000])], np.array([2]), lp)[0]
-    assert sparse[0] == pytest.approx(12)          # 6 + 6 < the 1001 integers of 0..1000
+    # 6 + 6 < the 1001 integers of 0..1000: the common range 1..6, where the query's 4
+    # values all are the lake's (6 integers, all held): 6 * 6 * 6 / (4 * 6) (common_range)
+    assert sparse[0] == pytest.approx(9)
     one_end = un.set_population([query_column([1, 2, 3, 4, 5] * 3)], np.array([3]), lp)[0]
     assert one_end[0] == pytest.approx(9)              # 5 + 4, not the grid's 5
 
@@ -75,7 +79,8 @@ def test_set_statistic_on_the_grid_against_brute_force(seed):
     query's span or lies strictly inside it, and the grid is smaller than the disjoint union,
     the statistic on set_population's domain is -log10 of the conditional tail counted over
     every lake column of that size drawn from the grid of the two spans (0 where the tail is
-    over 1/2); elsewhere (one end or both shared) the domain is the disjoint union."""
+    over 1/2); where the grid is larger, the common range's population (common_range);
+    elsewhere (one end or both shared) the domain is the disjoint union."""
     rng = np.random.default_rng(seed)
     checked = checked_inside = 0
     for _ in range(60):
@@ -90,13 +95,21 @@ def test_set_statistic_on_the_grid_against_brute_force(seed):
         t = len(set(q) & set(x))
         if not t:
             continue
-        pop = un.set_population([query_column(q * 3)], np.array([0]), lake_of([x]))[0][0]
+        pop = un.set_population([query_column(q * 3)], np.array([0]), lake_of([x]),
+                                np.array([[t]]))[0][0]
         pop = round(float(pop), 6)
         domain = list(range(min(lo, min(x)), max(hi, max(x)) + 1))
         beyond = min(x) < lo or max(x) > hi
         inside = min(x) > lo and max(x) < hi
-        if not (beyond or inside) or len(q) + len(x) < len(domain):   # the disjoint union
+        if not (beyond or inside):                                      # the disjoint union
             assert pop == pytest.approx(len(q) + len(x)), (q, x)
+            continue
+        if len(q) + len(x) < len(domain):             # the grid is larger: common_range
+            lp = lake_of([x])
+            want = un.common_range(query_column(q * 3), (lo, hi, 1.0), *(g[:1] for g in lp.grids),
+                                   lp.quantiles, lp.sizes.astype(float), np.array([t]))[0]
+            assert pop == pytest.approx(round(float(want), 6) if np.isfinite(want)
+                                        else len(q) + len(x)), (q, x)
             continue
         assert pop == pytest.approx(len(domain)), (q, x)
         checked_inside += inside

@@ -519,6 +519,10 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
     for (a, _), kind in zip(plan.alignment, plan.kinds):
         if kind == "numeric":
             lines.append(f"{var}[{a!r}] = pd.to_numeric({var}[{a!r}], errors='coerce')")
+        elif kind == "integer":     # Python ints, exactly, as the query's (beyond int64)
+            lines += ["import lakejoin_jupyter.join.execute",
+                      f"{var}[{a!r}] = {var}[{a!r}].map("
+                      "lakejoin_jupyter.join.execute.exact_integer).astype(object)"]
         elif kind == "datetime":    # an offset converted to UTC, as the union's keys
             lines.append(f"{var}[{a!r}] = pd.to_datetime({var}[{a!r}], errors='coerce', "
                          "utc=True).dt.tz_localize(None)")

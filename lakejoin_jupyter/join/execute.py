@@ -264,6 +264,23 @@ def execute_union(plan, df, report: dict | None = None):
     return union_pandas(df, lake_table(plan.other, types=True), plan, report)
 
 
+def exact_integer(value):
+    """A lake cell as a Python int, exactly (text of digits, an integer, a whole float), or
+    None: the conversion of a union under a query column of Python integers (beyond int64)."""
+    import numbers
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, float):
+        return int(value) if value == value and value.is_integer() else None
+    text = str(value).strip().replace("_", "x")
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
 def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | None = None) -> pd.DataFrame:
     """``df`` (source "query") above the aligned, renamed, converted rows of ``other``; with
     ``plan.distinct`` only the rows that are new (not in ``df`` on the aligned columns, each
@@ -276,6 +293,8 @@ def union_pandas(df: pd.DataFrame, other: pd.DataFrame, plan, report: dict | Non
     for (a, _), kind in zip(plan.alignment, plan.kinds):
         if kind == "numeric":
             added[a] = pd.to_numeric(added[a], errors="coerce")
+        elif kind == "integer":     # Python ints, exact (beyond int64, as the query's)
+            added[a] = added[a].map(exact_integer).astype(object)
         elif kind == "datetime":    # an instant as its UTC wall-clock time, as the join keys
             added[a] = pd.to_datetime(added[a], errors="coerce", utc=True).dt.tz_localize(None)
     n_table = len(added)

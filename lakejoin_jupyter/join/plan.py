@@ -281,7 +281,7 @@ def default_variable(query_name: str, table: str, action: str = "", column: str 
 
 # ----------------------------------------------------------------------- union
 
-UNION_KINDS = ("text", "numeric", "datetime")
+UNION_KINDS = ("text", "numeric", "integer", "datetime")
 SOURCE_COLUMN = "source_table"
 QUERY_LABEL = "query"
 
@@ -291,7 +291,8 @@ class UnionPlan:
     """Rows of a lake table stacked under the user's frame (table union search).
 
     ``alignment``: (query column, lake column) pairs; the lake column is renamed to the query
-    column and converted to its type (``kinds``: pandas "text" | "numeric" | "datetime";
+    column and converted to its type (``kinds``: pandas "text" | "numeric" | "integer" (an
+    object column of Python integers, as pandas holds those beyond int64) | "datetime";
     ``spark_types``: the query's Spark type names), every other query column is null in the
     added rows, and ``source`` says where each row comes from ("query" or the table name).
     ``distinct``: an added row equal to a row of the query or to an earlier added row, on
@@ -356,6 +357,8 @@ def _pandas_kind(s) -> str:
         return "text"
     if pt.is_numeric_dtype(s.dtype):
         return "numeric"
+    if s.dtype == object and s.notna().any() and pt.infer_dtype(s, skipna=True) == "integer":
+        return "integer"
     if pt.is_datetime64_any_dtype(s.dtype) and getattr(s.dtype, "tz", None) is None:
         return "datetime"
     return "text"

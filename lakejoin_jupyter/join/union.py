@@ -24,7 +24,7 @@ from .plan import UnionPlan, make_union_plan
 
 
 SHARED_COLUMNS = ("shared values", "query values", "lake values")
-KIND_WORDS = {"numeric": "numbers", "datetime": "date-times"}
+KIND_WORDS = {"numeric": "numbers", "integer": "integers", "datetime": "date-times"}
 PAIRS_SHOWN = 3         # pairs of an alignment a text repr prints before "and N more"
 
 

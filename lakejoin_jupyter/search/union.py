@@ -14,8 +14,8 @@ of query columns to its columns (pairs under ``min_column`` out), scored per que
     - Names (D3L, Starmie; TUS uses values only): an unaligned query column aligns, adding
       nothing, with a same-named lake column of its kind in a table aligned by values; among
       pairs without set evidence the header chooses at full weight (``named_choice``).
-    - A small text query column's set domain nears the lake's vocabulary, a numeric one's is
-      the grid a wider lake column, or one strictly inside its span, spans (``set_population``);
+    - A small text query column's set domain nears the lake's vocabulary; numbers whose spans
+      differ are tested on their common range (``set_population``, ``common_range``);
       under p = 0.05 a set statistic is no evidence unless a column holds FEW_VALUES or fewer.
     - Numbers never align with text (``kinds_apart``), true/false with other values
       (``booleans_apart``); of two columns sharing a text column's values, ``compete``.
@@ -23,9 +23,10 @@ of query columns to its columns (pairs under ``min_column`` out), scored per que
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
     - No vector or format evidence: FEW_VALUES values or fewer against more, none shared;
-      numbers barely meeting (KS under NUMBERS_APART) never align, nor, in a table aligned by a
-      key, with no value beyond chance and no name alike (``numbers_unshared``); a table of numeric pairs
-      without set or header evidence is not listed (``kind_only``), of none at all ranks last.
+      numbers barely meeting (KS under NUMBERS_APART), no name alike, never align, nor, in a
+      keyed table, with no value beyond chance and no name alike (``numbers_unshared``);
+      numeric pairs of kind alone yield to set or header evidence (``kind_yields``); a table
+      of them only is not listed (``kind_only``), one of no such evidence at all ranks last.
     - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
 """
 from __future__ import annotations
@@ -67,6 +68,7 @@ TEXT_SHARE = 0.5            # a column with a smaller share of numeric cells is 
 SIGNIFICANT = -np.log10(0.05)   # small lake: a chance set statistic beats nothing (chance_overlap)
 BOOLEAN = frozenset({"true", "false"})  # the tokens of a boolean column (booleans_apart)
 FEW_VALUES = 3              # a column of this many distinct values or fewer is no sample (few_values)
+KEY_SHARE = 0.9             # distinct values per non-null cell making a key (is_key)
 NUMBERS_APART = 0.1         # numeric pairs under this KS similarity never align (numbers_apart)
 
 
@@ -215,6 +217,15 @@ class QueryColumn:
     hashes: np.ndarray | None = None    # token_hash64 of tokens
     unseen: float = 0.0     # Good-Turing: the share of cells holding a value seen once
     grid: tuple = (np.nan, np.nan, 0.0)  # numeric_grid of its numbers (numeric columns)
+    _numbers: np.ndarray | None = None
+
+    @property
+    def numbers(self) -> np.ndarray:
+        """Its distinct tokens that are numbers, as floats, sorted (common_range)."""
+        if self._numbers is None:
+            self._numbers = np.sort(pd.to_numeric(pd.Series(self.tokens, dtype=object),
+                                                  errors="coerce").dropna().to_numpy(np.float64))
+        return self._numbers
 
     @property
     def numeric(self) -> bool:
@@ -291,7 +302,8 @@ def profile_frame(frame: pd.DataFrame, embedder, sample_values: int,
     return out
 
 
-def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
+def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles",
+                   shared: np.ndarray | None = None) -> np.ndarray:
     """The domain of the set statistic per query column (rows) and lake column (``ids``,
     nb distinct values each): between the two columns' disjoint union (a query column whose
     values all repeat holds its whole domain, TUS §3.1) and the lake's vocabulary (a query
@@ -300,12 +312,15 @@ def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
     distinct values), times 1 - na / nb (only a lake column larger than the query column: a
     small column inside a large one). A numeric query column keeps the disjoint union
     (numbers are no vocabulary); against a numeric lake column whose numbers reach beyond
-    the query's (below its lowest or above its highest), the numbers the two could hold at
-    the step they are written at, where fewer (``grid_size``: the integers from -5 to 62 are
-    68, and a lake column holding 64 of them holds any 10 integers of 16..34 by chance;
-    set_statistic keeps the na + nb - t the columns hold); and the same grid against a lake
-    column strictly inside the query's span, above its lowest and below its highest value
-    (party sizes 1..6 against a counter 0..9: the query holds any integers there). A lake
+    the query's (below its lowest or above its highest), or lie strictly inside its span,
+    the numbers the two could hold at the step they are written at where no more than the
+    disjoint union (``grid_size``: the integers from -5 to 62 are 68, and a lake column
+    holding 64 of them holds any 10 integers of 16..34 by chance; party sizes 1..6 against
+    a counter 0..9: the query holds any integers there), else the test on the two spans'
+    common range (``common_range``: 158 of 300 ZIP codes in a list of 900 reaching further,
+    166 in the query's span, are no chance; a counter 0..29 holds every count there);
+    set_statistic keeps the na + nb - t the columns hold. ``shared``: the pairs' overlaps,
+    when known (common_range). A lake
     column sharing the query's span or one end of it keeps the disjoint union: two columns
     of the ratings 1-5 are one domain, as TUS's disjoint union says, though any two such
     columns share every value, and a sample of a count stops short of its rarest end."""
@@ -322,14 +337,73 @@ def set_population(qs: list, ids: np.ndarray, lp: "LakeProfiles") -> np.ndarray:
     cols = np.flatnonzero(lp.numeric[ids])
     if rows and len(cols):
         lo, hi, step = (g[ids[cols]] for g in lp.grids)
+        quant = np.asarray(lp.quantiles[ids[cols]], dtype=np.float64)
         for r in rows:
             g = qs[r].grid
             wider = (lo < g[0]) | (hi > g[1])
             inside = (lo > g[0]) & (hi < g[1])
+            common = common_range(qs[r], g, lo, hi, step, quant, nb[0, cols],
+                                  None if shared is None else np.asarray(shared)[r, cols])
+            grid = grid_size(*g, lo, hi, step)
             pop[r, cols] = np.where(wider | inside,
-                                    np.minimum(pop[r, cols], grid_size(*g, lo, hi, step)),
+                                    np.where(grid <= pop[r, cols] * (1 + 1e-9), grid,
+                                             np.where(np.isfinite(common), common, pop[r, cols])),
                                     pop[r, cols])
     return pop
+
+
+def common_range(q: "QueryColumn", g: tuple, lo, hi, step, quantiles, nb,
+                 shared=None) -> np.ndarray:
+    """The set population of a numeric query column (grid ``g``) against numeric lake
+    columns (``lo``, ``hi``, ``step``, 21 ``quantiles``, ``nb`` distinct values each) whose
+    spans differ: only values inside both spans can be shared, so the test is the one on
+    that common range, the query's values there (na') against the lake's (nb', from its
+    quantiles), on the disjoint union of those or the grid the range holds, where fewer
+    (p'); returned as the population giving the whole columns the same expected overlap,
+    p' na nb / (na' nb'). 158 of 300 ZIP codes 01001..02061 in a column of 900 reaching
+    06906, about 166 of them in the query's span, are set evidence (p' = 466, not the
+    1,200 of the disjoint union); a counter holding every integer 0..29 shares by chance
+    every count of a column 1..82 that falls there. inf where the spans do not meet or a
+    column has no grid (the caller keeps its population). The quantiles count cells, so
+    nb' is never taken under the values shared (``shared``, when known): small counts
+    repeat, and a column of clicks 0..400 holds more distinct values under 30 than its
+    cells there say."""
+    nums = q.numbers
+    na = float(len(q.tokens))
+    a, b = np.maximum(lo, g[0]), np.minimum(hi, g[1])
+    st = np.minimum(step, g[2])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        grid = np.floor((b - a) / np.where(st > 0, st, np.nan) + 0.5) + 1
+        na_in = (np.searchsorted(nums, b, side="right")
+                 - np.searchsorted(nums, a, side="left")).astype(np.float64)
+        share = np.where(np.isnan(quantiles).any(axis=1), 1.0,
+                         sketch_share(quantiles, b, True) - sketch_share(quantiles, a, False))
+        nb_in = np.maximum(np.asarray(nb, dtype=np.float64) * np.clip(share, 0, 1), 1.0)
+        if shared is not None:
+            nb_in = np.maximum(nb_in, np.asarray(shared, dtype=np.float64))
+        na_in = np.maximum(na_in, 1.0)
+        p_in = np.minimum(na_in + nb_in, grid)
+        out = p_in * na * np.asarray(nb, dtype=np.float64) / (na_in * nb_in)
+    ok = (b >= a) & (st > 0) & (step > 0) & (g[2] > 0) & np.isfinite(out) & (len(nums) > 0)
+    return np.where(ok, out, np.inf)
+
+
+def sketch_share(quantiles: np.ndarray, x: np.ndarray, inclusive: bool) -> np.ndarray:
+    """Per row of ``quantiles`` (sorted, equally spaced probabilities from 0 to 1): the share
+    of cells at or below ``x`` (``inclusive``) or below it, interpolated linearly between
+    the sketch's points (np.interp's, vectorized over rows)."""
+    q = np.asarray(quantiles, dtype=np.float64)
+    x = np.asarray(x, dtype=np.float64)
+    steps = q.shape[1] - 1
+    below = (q <= x[:, None]) if inclusive else (q < x[:, None])
+    n = below.sum(axis=1)
+    i = np.clip(n - 1, 0, steps - 1)
+    rows = np.arange(len(q))
+    lo, hi = q[rows, i], q[rows, i + 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.clip(np.where(hi > lo, (x - lo) / (hi - lo), 1.0), 0.0, 1.0)
+    out = (i + frac) / steps
+    return np.where(n == 0, 0.0, np.where(n > steps, 1.0, out))
 
 
 def overlaps(index, tokens: list, hashes: np.ndarray | None = None) -> np.ndarray:
@@ -422,7 +496,7 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
         cosine(np.stack([q.vector for q in qs]), part.vectors)
     na = np.array([len(q.tokens) for q in qs])[:, None]
     nb = part.sizes[None, :]
-    pop = set_population(qs, ids, lp)
+    pop = set_population(qs, ids, lp, overlap[:, ids])
     ev = {"set": chance_level(set_statistic(overlap[:, ids], na, nb, pop), na, nb),
           "semantic": np.round(np.asarray(sem, dtype=np.float64), 6),
           "format": format_similarity(np.stack([q.fmt for q in qs]), part.fmt)}
@@ -470,15 +544,19 @@ def few_values(na, nb, shared) -> np.ndarray:
     return few & (na != nb) & (np.asarray(shared) == 0)
 
 
-def numbers_apart(numeric: np.ndarray, shared: np.ndarray) -> np.ndarray:
+def numbers_apart(numeric: np.ndarray, shared: np.ndarray, header: np.ndarray) -> np.ndarray:
     """Where two numeric columns' distributions barely meet and they share no value: KS
     similarity (the raw numeric evidence, NaN for other pairs) under NUMBERS_APART, as
     longitudes (-176..174, most under -70) against life expectancies (71..81). Such a pair
     never aligns: most lake pairs score 0 on this measure, so any overlap at all beats the
     background and would read as likely. A shared value (a query's one year, 2007, among
-    a column of years 1952-2007) keeps the pair to the other measures."""
+    a column of years 1952-2007) keeps the pair to the other measures, and so does a name
+    alike (``header``, the raw header similarity, > 0; the caller passes 0 for a same name,
+    left to the name rule): ZIP codes of other states, 02062..03086 as `ZIP` under a
+    query's `zip_code` 01001..02061, are the same measure of other rows, which a union adds."""
     x = np.asarray(numeric, dtype=np.float64)
-    return (np.nan_to_num(x, nan=1.0) < NUMBERS_APART) & (np.asarray(shared) == 0)
+    return ((np.nan_to_num(x, nan=1.0) < NUMBERS_APART) & (np.asarray(shared) == 0)
+            & ~(np.nan_to_num(np.asarray(header, dtype=np.float64)) > 0))
 
 
 def likelihoods(ev: dict, bg: dict, ids=None, bg_ids=None, chance=None) -> dict:
@@ -569,13 +647,17 @@ def ensemble(u: dict, weights: dict, sharpness: float = 1.0) -> np.ndarray:
 
 
 def best_alignment(scores: np.ndarray, min_column: float = MIN_COLUMN,
-                   choice: np.ndarray | None = None) -> tuple[list, float]:
+                   choice: np.ndarray | None = None,
+                   named: np.ndarray | None = None) -> tuple[list, float]:
     """Max-weight matching of rows (query columns) to columns (lake columns) using pairs
     scoring >= min_column: ([(row, col), ...] sorted by row, matched sum of ``scores``).
-    ``choice``: the weights the matching maximizes instead of ``scores`` (named_choice),
-    on the same pairs."""
+    ``choice``: the weights the matching maximizes instead of ``scores`` (named_choice);
+    ``named``: pairs that may also enter by their ``choice`` >= min_column (pairs without
+    set evidence whose names are alike: the name chooses them, named_choice)."""
     from scipy.optimize import linear_sum_assignment
     ok = scores >= min_column
+    if named is not None and choice is not None:
+        ok = ok | (np.asarray(named, dtype=bool) & (choice >= min_column) & (scores > 0))
     s = np.where(ok, scores if choice is None else np.maximum(choice, scores), 0.0)
     if not s.size or not s.any():
         return [], 0.0
@@ -618,7 +700,7 @@ def numbers_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
     more than gives no set evidence, likelihood 0: a column of one year shares its one
     value for a reason, below any test's reach) and no name (header likelihood 0). In a
     table holding the query's entities (a
-    query column whose every value is in one row, a key, aligned with set evidence) such a
+    query column of distinct values, a key (is_key), aligned with set evidence) such a
     pair does not align: the same measure of the same entities would share values, and its
     vector, format and quantile evidence only says that both are numbers of a similar size
     (populations and GeoNames ids, 49,518..7,626,836 of the same countries). Elsewhere
@@ -628,6 +710,46 @@ def numbers_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
     many = np.array([len(q.tokens) > FEW_VALUES for q in qs], dtype=bool)[:, None]
     by_chance = (np.asarray(shared) == 0) | (many & ~(np.nan_to_num(set_u) > 0))
     return numeric & by_chance & ~(np.nan_to_num(header) > 0)
+
+
+def name_over_kind(qs: list, set_u: np.ndarray, header_u: np.ndarray,
+                   scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(named, evidenced, kind), each (len(qs), lake columns), for numeric query columns:
+    ``named`` where a pair shares no value beyond chance (set likelihood 0) but a name
+    alike (header likelihood > 0) and may align (score > 0); ``evidenced`` where it may
+    align with set evidence, or has a name alike (a same-named pair apart is then left to
+    the name rule, name_pairs); ``kind`` where it has neither (kind_only). In a
+    table, a pair of kind alone yields (``kind_yields``) to the evidenced pairs of its query
+    column and of its lake column."""
+    numeric = np.array([q.numeric for q in qs], dtype=bool)[:, None]
+    has_set = np.nan_to_num(set_u) > 0
+    alike = np.nan_to_num(header_u) > 0
+    ok = np.asarray(scores) > 0
+    named = numeric & ~has_set & alike & ok
+    evidenced = numeric & ((has_set & ok) | alike)
+    kind = numeric & ~has_set & ~alike
+    return named, evidenced, kind
+
+
+def kind_yields(evidenced: np.ndarray, kind: np.ndarray) -> np.ndarray:
+    """Within one table (query columns x its columns): the pairs of kind alone whose query
+    column or lake column has an evidenced partner there (name_over_kind). Such a pair
+    says only that both are numbers of a similar size, which the query's ZIP codes and the
+    lake's populations also are; when the ZIP codes share values with the lake's ZIP
+    codes (or a name), the matching must not trade that pair for two of kind alone
+    (populations <- ZIP codes and ZIP codes <- populations summing to more), nor stack
+    other states' ZIP codes (sharing none, a name alike) as populations."""
+    claimed = evidenced.any(axis=0)[None, :] | evidenced.any(axis=1)[:, None]
+    return kind & claimed
+
+
+def is_key(values: pd.Series, q: QueryColumn) -> bool:
+    """Whether a query column is a key of its rows (numbers_unshared's keyed table): two or
+    more distinct values, as many as KEY_SHARE of its non-null cells or more. Real keys
+    repeat in a few rows (a country entered twice under two spellings, a code shared by
+    two names: 251 codes in 254 rows); a column of categories repeats in most."""
+    cells = int(values.notna().sum())
+    return len(q.tokens) >= 2 and cells > 0 and len(q.tokens) >= KEY_SHARE * cells
 
 
 def by_kind(u: dict, cols) -> bool:
@@ -852,7 +974,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
         if weights.get("set"):
             shares = np.flatnonzero(ov[i])
             st = set_statistic(ov[i][shares], len(q.tokens), lp.sizes[shares],
-                               set_population([q], shares, lp)[0])
+                               set_population([q], shares, lp, ov[i][shares][None, :])[0])
             order = np.argsort(-st, kind="stable")[:neighbours]
             order = order[st[order] > 0]
             whole = np.zeros(n)
@@ -892,30 +1014,44 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     starts = np.concatenate([[0], np.cumsum(ncols[tables])[:-1]]).astype(np.int64)
     text = np.array([not q.numeric for q in qs], dtype=bool)     # numbers: no vocabulary
     Ua["set"][text] = compete(Ua["set"][text], OV[text][:, ids], starts)
+    keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
+    # a same-named pair apart is left to the name rule (name_pairs), which adds nothing
+    same_name = np.array([[name_key(q.name) is not None] for q in qs]) & \
+        (np.array([name_key(q.name) for q in qs], dtype=object)[:, None] == keys[None, :])
     S[active] = np.where(kinds_apart(qs, part) | booleans_apart(qs, part)
-                         | numbers_apart(ev["numeric"], OV[:, ids]), 0.0,
+                         | numbers_apart(ev["numeric"], OV[:, ids],
+                                         np.where(same_name, 0.0, ev["header"])), 0.0,
                          ensemble(Ua, weights, sharpness))
+    alike = np.zeros_like(S, dtype=bool)        # name_over_kind
+    evidenced, kind = np.zeros_like(alike), np.zeros_like(alike)
+    alike[active], evidenced[active], kind[active] = name_over_kind(
+        qs, Ua["set"], Ua["header"], S[active])
+    alike[active] &= ~same_name                 # a same name: the name rule's (name_pairs)
     unshared = np.zeros_like(S, dtype=bool)     # numbers_unshared, applied to keyed tables
     unshared[active] = numbers_unshared(qs, OV[:, ids], Ua["set"], Ua["header"])
-    keyed = [q.unseen == 1.0 and len(q.tokens) >= 2 for q in qcols]
+    keyed = [is_key(frame.iloc[:, i], q) for i, q in enumerate(qcols)]
     C = S.copy()                    # the weights pairs are chosen by (named_choice)
     C[active] = named_choice(S[active], Ua, weights, sharpness)
     R = np.ones_like(S)             # a pair's share in the table's sum (reach_weights)
     R[active] = reach_weights(qs, part, lp)
     U = {i: {e: Ua[e][a] for e in EVIDENCE} for a, i in enumerate(active)}
-    keys = np.array([name_key(x) for x in index.columns["name"].to_numpy()[ids]], dtype=object)
     kinds: dict = {}
     codes, info = FrameCodes(frame), {}
     weight = column_weights(codes, len(qcols))
     out, pos = [], 0
     for t in tables:
         m = int(ncols[t])
-        pairs, _ = best_alignment(S[:, pos:pos + m], min_column, C[:, pos:pos + m])
-        drop = unshared[:, pos:pos + m]
+        sl = slice(pos, pos + m)
+        yields = kind_yields(evidenced[:, sl], kind[:, sl])
+        if yields.any():
+            S[:, sl] = np.where(yields, 0.0, S[:, sl])
+            C[:, sl] = np.where(yields, 0.0, C[:, sl])
+        pairs, _ = best_alignment(S[:, sl], min_column, C[:, sl], alike[:, sl])
+        drop = unshared[:, sl]
         if drop.any() and any(keyed[i] and U[i]["set"][pos + j] > 0 for i, j in pairs):
             # the table holds the query's entities: numbers sharing none are another measure
-            pairs, _ = best_alignment(np.where(drop, 0.0, S[:, pos:pos + m]), min_column,
-                                      np.where(drop, 0.0, C[:, pos:pos + m]))
+            pairs, _ = best_alignment(np.where(drop, 0.0, S[:, sl]), min_column,
+                                      np.where(drop, 0.0, C[:, sl]), alike[:, sl])
         total = sum(weight[i] * R[i, pos + j] * S[i, pos + j] for i, j in pairs)  # / weight.sum()
         # the information of the alignment: how far it tells the query's rows apart
         aligned = tuple(sorted(i for i, _ in pairs))
