@@ -89,7 +89,7 @@ def test_nearest_equals_dense_brute_force(right, left, fn):
 def oracle_distances(a_texts, b_texts, fn, idf_over=None):
     """Every distance of the join function straight from its definition, in plain Python:
     feature bags, IDF over both columns, then cosine (as sqrt(2 - 2 cos)), weighted
-    Jaccard, max-inclusion, or weighted Jaccard where one set holds the other (else 1)."""
+    Jaccard or max-inclusion."""
     import math
     from collections import Counter
     kw, weighting, measure = fuzzy.JOIN_FUNCTIONS[fn]
@@ -118,10 +118,8 @@ def oracle_distances(a_texts, b_texts, fn, idf_over=None):
             else:
                 inter = sum(w(f) for f in a if f in b)
                 sa, sb = sum(map(w, a)), sum(map(w, b))
-                den = min(sa, sb) if measure == "contain" else sa + sb - inter
+                den = sa + sb - inter if measure == "jaccard" else min(sa, sb)
                 out[i, j] = 1.0 - (inter / den if den > 0 else 0.0)
-                if measure == "subset" and not (a.keys() <= b.keys() or b.keys() <= a.keys()):
-                    out[i, j] = 1.0                  # neither set holds the other
     return out
 
 
@@ -1702,32 +1700,3 @@ def test_every_match_shows_the_threshold_of_the_function_that_joined_it():
     m2 = fj.matches(0.2)
     assert all(t in at[f] for f, t in zip(m2["function"], m2["threshold"]))
     assert all(t == at[f][0] for f, t in zip(m2["function"], m2["threshold"]) if len(at[f]) == 1)
-
-
-def test_word_subset_distance_hand_checked():
-    """Auto-FuzzyJoin's containJaccardDistance over IDF-weighted words: a short name inside a
-    long label is near, a label sharing a word without holding the other at 1."""
-    import math
-    left = ["Pullman Hotels and Resorts", "Marriott Hotels and Resorts", "Renaissance Hotels"]
-    right = ["Pullman", "Hotels Marriott"]
-    L, R = fuzzy._features([left, right], "word-subset-idf")
-    d = fuzzy._distances(R, L, None, L.ones.T.tocsc(), 0, 2)
-    w = {df: math.log(6 / (df + 1)) + 1.0 for df in (1, 2, 4)}     # 5 values; IDF by df
-    # pullman df 2, hotels 4, and 2, resorts 2, marriott 2, renaissance 1
-    assert d[0, 0] == pytest.approx(1 - w[2] / (w[2] + w[4] + w[2] + w[2]))
-    assert d[1, 1] == pytest.approx(1 - (w[4] + w[2]) / (w[2] + w[4] + w[2] + w[2]))
-    assert d[0, 1] == d[0, 2] == d[1, 0] == d[1, 2] == 1.0   # "hotels" shared, neither holds
-
-
-def test_a_containment_tie_joins_none():
-    """Max-inclusion puts "Renaissance" at 0 from both labels that hold it: the join of it
-    to the first is a coin toss, so it joins neither; "Pullman" is held by one label only."""
-    left = pd.DataFrame({"title": ["Renaissance Hotels", "Renaissance Insurance",
-                                   "Pullman Hotels and Resorts", "Ibis Budget"]})
-    right = pd.DataFrame({"title": ["Renaissance", "Pullman"]})
-    fj = fuzzy.fuzzy_join(left, right, on=("title", "title"), functions=["word-contain-idf"])
-    c = fj._cands["word-contain-idf"]
-    keys = list(fj._rkeys)
-    r, p = keys.index("Renaissance"), keys.index("Pullman")
-    assert c.r_ties[r] == 2 and np.isinf(c.r_dist[r])
-    assert c.r_dist[p] == 0.0 and fj._lkeys[c.r_left[p]] == "Pullman Hotels and Resorts"

@@ -62,10 +62,6 @@ JOIN_FUNCTIONS = {
     "char23-jaccard-idf": (dict(n=(2, 3), words=False, punct="keep"), "idf", "jaccard"),
     "word-jaccard": (dict(n=(), words=True, punct="drop"), "tf", "jaccard"),
     "word-contain": (dict(n=(), words=True, punct="drop"), "tf", "contain"),
-    # Jaccard where one word set holds the other, else 1: a short name inside a long label
-    # ("Pullman" / "Pullman Hotels and Resorts") near, its rivals that hold it ordered by
-    # what they add, and labels sharing a word but not containing each other far
-    "word-subset-idf": (dict(n=(), words=True, punct="drop"), "idf", "subset"),
     # the semantic embedder (embed/, embedder="semantic"): synonyms and abbreviations
     # ("UK" / "United Kingdom") that share no n-grams; dense unit vectors, Euclidean
     "semantic": ("semantic", "model", "cosine"),
@@ -77,11 +73,6 @@ NEAREST = 3               # nearest left distances kept per right value (the joi
 # part (family_nearest; None: the three nearest, forbidden ones included)
 FAMILY_SEARCH = 10
 SIBLINGS = True
-# join a right value that max-inclusion ("contain") finds as near to several left values
-# (a word held by each: "Renaissance" in "Renaissance Hotels" and "Renaissance
-# Insurance") to the first of them (True), or to none (False): such a join is a coin toss
-# that the measure, saturating at 0, makes common
-CONTAIN_TIES = False
 # cap at 1/2 a join whose left value has another left value (a namesake) no further from it
 # than the right value is: the reference table shows a different entity that close
 NAMESAKES = True
@@ -114,7 +105,7 @@ CHART_HEIGHT = 200        # the chart's plot height and a point label's height, 
 LABEL_PX = 12
 # the largest distance of each measure: unit vectors of non-negative weights (n-grams) are
 # at most sqrt(2) apart, dense embeddings at most 2; 1 - a similarity in [0, 1] at most 1
-MAX_DISTANCE = {"cosine": float(np.sqrt(2.0)), "jaccard": 1.0, "contain": 1.0, "subset": 1.0}
+MAX_DISTANCE = {"cosine": float(np.sqrt(2.0)), "jaccard": 1.0, "contain": 1.0}
 
 
 def distance_range(fn: str) -> float:
@@ -206,19 +197,13 @@ def _distances(a: "_Rows", b: "_Rows", bt, bt_ones, s, e):
         sim = sim.toarray() if hasattr(sim, "toarray") else np.asarray(sim)
         return np.sqrt(np.clip(2.0 - 2.0 * sim, 0.0, 4.0))
     inter = (a.m[s:e] @ bt_ones).toarray()
-    return _set_distance(a.measure, inter, a.size[s:e, None], b.size[None, :])
-
-
-def _set_distance(measure: str, inter, sa, sb):
-    """1 - the set measure's similarity from the weight of the intersection and of each
-    set: weighted Jaccard, max-inclusion ("contain"), or Jaccard where one set holds the
-    other and 1 elsewhere ("subset", Auto-FuzzyJoin's containJaccardDistance)."""
-    small = np.minimum(sa, sb)
-    den = small if measure == "contain" else sa + sb - inter
+    sa, sb = a.size[s:e, None], b.size[None, :]
+    if a.measure == "jaccard":
+        den = sa + sb - inter
+    else:
+        den = np.minimum(sa, sb)
     with np.errstate(divide="ignore", invalid="ignore"):
         sim = np.where(den > 0, inter / den, 0.0)
-    if measure == "subset":       # the intersection is the smaller set, up to round-off
-        sim = np.where(inter >= small * (1.0 - 1e-9), sim, 0.0)
     return 1.0 - np.clip(sim, 0.0, 1.0)
 
 
@@ -271,7 +256,10 @@ def _pair_distances(a: "_Rows", b: "_Rows") -> np.ndarray:
         sim = np.asarray(prod.sum(axis=1)).ravel()
         return np.sqrt(np.clip(2.0 - 2.0 * sim, 0.0, 4.0))
     inter = np.asarray(a.m.multiply(b.ones).sum(axis=1)).ravel()
-    return _set_distance(a.measure, inter, a.size, b.size)
+    den = a.size + b.size - inter if a.measure == "jaccard" else np.minimum(a.size, b.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sim = np.where(den > 0, inter / den, 0.0)
+    return 1.0 - np.clip(sim, 0.0, 1.0)
 
 
 _TOKEN = re.compile(r"[^\W_]+")
@@ -1298,8 +1286,6 @@ def fuzzy_join(left: pd.DataFrame, right: pd.DataFrame, on, precision_target: fl
         r_left = np.where(np.isfinite(rd[:, 0]), ri[:, 0], -1)
         r_dist = rd[:, 0].copy()
         r_dist[rules.rejects(r_left)] = np.inf          # a negative rule forbids the join
-        if JOIN_FUNCTIONS[fn][2] == "contain" and not CONTAIN_TIES:
-            r_dist[rties > 1] = np.inf      # inside several left values alike: none of them
         # how far the nearest left value lies from the second nearest (its sibling)
         sib = np.full(len(rkeys), np.inf)
         two = (r_left >= 0) & (ri[:, 1] >= 0) if ri.shape[1] > 1 else np.zeros(len(rkeys), bool)
