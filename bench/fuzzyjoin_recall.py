@@ -92,10 +92,17 @@ def dump(work: Path, out: Path, venv: str) -> None:
         print(d["name"], flush=True)
 
 
-def prepare(variant: str):
-    """The replay's hook: drop the new function (base, ties) and veto the ties (ties, both),
-    the threshold grid recomputed from the joins left, as ``fuzzy_join`` builds it."""
+def prepare(variant: str, work: Path | None = None):
+    """The replay's hook: the family distances the join computes (round 23; a dump older
+    than them has them cached in WORK/family/NAME.pkl, bench/fuzzyjoin_admissible.py), then
+    drop the new function (base, ties) and veto the ties (ties, both), the threshold grid
+    recomputed from the joins left, as ``fuzzy_join`` builds it."""
     def hook(d):
+        cache = Path(work) / "family" / f"{d['name']}.pkl" if work is not None else None
+        if cache is not None and cache.exists():
+            for fn, near in pickle.load(open(cache, "rb")).items():
+                if fn in d["raw"]:
+                    d["raw"][fn]["r_near"] = near
         for f in list(d["raw"]):
             if f == SUBSET and variant in ("base", "ties"):
                 del d["raw"][f]
@@ -126,7 +133,8 @@ def main(argv=None):
         return
     register_subset()
     targets = R.numbers(a.targets)
-    df = R.replay(Path(a.work), "all", targets, prepare=prepare(a.variant), quiet=True)
+    df = R.replay(Path(a.work), "all", targets, prepare=prepare(a.variant, Path(a.work)),
+                  quiet=True)
     if a.out:
         df.to_csv(a.out, index=False)
     print(R.summary(df, targets))
