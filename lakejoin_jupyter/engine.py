@@ -1752,18 +1752,11 @@ def _check_search_args(k, threshold) -> None:
 
 
 def _own_last(hits: list, k: int | None) -> list:
-    """The ranked ``hits`` up to the ``k``-th outside the query's own table and the tables
-    already joined, those two kinds listed after the others: under either ranking they
-    take none of the k places, and appear (last) when they rank among them."""
-    if k is not None:
-        kept, others = [], 0
-        for h in hits:
-            if others == k:
-                break
-            kept.append(h)
-            others += not (h.is_query_table or h.in_chain)
-        hits = kept
-    return sorted(hits, key=lambda h: h.is_query_table or h.in_chain)
+    """The ranked ``hits`` with the query's own table and the tables already joined after the
+    others, cut at ``k``: under either ranking they take no place of another hit, and are
+    listed (last) only where fewer than k others qualify."""
+    hits = sorted(hits, key=lambda h: h.is_query_table or h.in_chain)   # stable: rank kept
+    return hits if k is None else hits[:k]
 
 
 def _unflagged(hits: list) -> int:
@@ -1878,8 +1871,8 @@ class Engine:
                **options) -> SearchResult:
         """Tables joinable with the query column(s), best first.
 
-        ``k``: number of hits outside the query's own table and the tables already joined,
-        which take no place of k and follow them where they rank among them (None: all
+        ``k``: number of hits; the query's own table and the tables already joined take no
+        place of another hit (listed last, only where fewer than k others qualify; None: all
         that qualify). ``threshold``: keep hits whose
         containment of the query is at least this (0..1). ``method``: "auto" (the best
         exact method the index supports for the number of query columns) or a name from
