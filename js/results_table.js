@@ -53,10 +53,15 @@ function cell(column, row) {
   } else {
     const text = value === null || value === undefined ? "" : String(value);
     td.title = text;
-    const cut = column.ellipsis === "middle" ? text.lastIndexOf("/", text.length - 2) : -1;
+    // the row's marker ("(your table)"), the end of the text: shown whole beside the name
+    const mark = column.marker && row[column.marker] && text.endsWith(row[column.marker])
+      ? row[column.marker] : "";
+    const name = text.slice(0, text.length - mark.length);
+    const cut = column.ellipsis === "middle" ? name.lastIndexOf("/", name.length - 2) : -1;
     if (cut > 0) {
       td.classList.add("lakejoin-middle-cell");
-      td.appendChild(middle(text.slice(0, cut), text.slice(cut + 1)));
+      if (mark) td.classList.add("lakejoin-marked");
+      td.appendChild(middle(name.slice(0, cut), name.slice(cut + 1), mark.trim()));
     } else td.textContent = text;
   }
   return td;
@@ -65,14 +70,16 @@ function cell(column, row) {
 // A path cut in the middle ("refer…/country-codes"): its folders give up their width first,
 // the "/" before the last part always shown, as formats.py::clip's "…/" ("w…/world_dev…"),
 // the last part (what tells two tables apart) only once they are down to an ellipsis, and
-// then in its own middle (cutTails). The
-// column asks for the width of its longest last part (--lakejoin-tail, measured once the
-// table is laid out; lakejoin.css caps it), taken from the other text columns.
-function middle(head, tail) {
+// then in its own middle (cutTails); a marker after it ("(your table)") is never cut. The
+// column asks for the width of its longest last part and marker (--lakejoin-tail, measured
+// once the table is laid out; lakejoin.css caps it), taken from the other text columns.
+function middle(head, tail, mark) {
   const box = document.createElement("span");
   box.className = "lakejoin-middle";
-  for (const [cls, text] of [["lakejoin-middle-head", head], ["lakejoin-middle-sep", "/"],
-                             ["lakejoin-middle-tail", tail]]) {
+  const parts = [["lakejoin-middle-head", head], ["lakejoin-middle-sep", "/"],
+                 ["lakejoin-middle-tail", tail]];
+  if (mark) parts.push(["lakejoin-middle-mark", "\u00a0" + mark]);
+  for (const [cls, text] of parts) {
     const part = document.createElement("span");
     part.className = cls;
     part.textContent = text;
@@ -84,9 +91,15 @@ function middle(head, tail) {
 function fitTails(table, tries = 0) {
   const tails = table.querySelectorAll(".lakejoin-middle-tail");
   let widest = 0;
-  for (const t of tails) widest = Math.max(widest, t.scrollWidth);
+  let marks = 0;                                  // the widest marker ("(your table)")
+  for (const t of tails) {
+    const mark = t.nextElementSibling;           // the marker, beside the last part
+    marks = Math.max(marks, mark ? mark.scrollWidth : 0);
+    widest = Math.max(widest, t.scrollWidth + (mark ? mark.scrollWidth : 0));
+  }
   if (widest > 0) {
     table.style.setProperty("--lakejoin-tail", widest + "px");
+    table.style.setProperty("--lakejoin-mark", marks + "px");
     // and of its whole name, which a table with a wrapping column (a transformation
     // search's programs) gives the name up to 12em ("weather/daily", not "weat…/daily")
     let full = 0;

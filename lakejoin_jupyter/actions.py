@@ -395,7 +395,11 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
                            precision_target=precision_target)
     from .join.fuzzy import at_largest, configs_scaled_text, distance_range
     top = distance_range(fj.function)      # the threshold's range: the main function's
-    kept = [(f, th) for f, th in fj.configs if f != fj.function]
+    counts = fj.config_matches()
+    # the other functions' configurations that joined a value (those that joined none
+    # change nothing; the summary counts them)
+    kept = [(c, n) for c, n in zip(fj.configs, counts) if c[0] != fj.function and n]
+    kept_text = configs_scaled_text([c for c, _ in kept], counts=[n for _, n in kept])
     own = [th for f, th in fj.configs if f == fj.function]
     ranges = {"threshold": (0.0, top, f"of 0..{top:.2f}, the distances of join function "
                                       f"{fj.function}"
@@ -403,8 +407,7 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
                                          f"{fj.threshold:.3f}, the largest that matched a "
                                          f"value, it joins as chosen)"
                                          if len(own) > 1 and fj.threshold is not None else "")
-                                      + (f"; kept beside it: {configs_scaled_text(kept)}"
-                                         if kept else ""))}
+                                      + (f"; kept beside it: {kept_text}" if kept else ""))}
     estimates = {"join functions": fuzzy_estimates_table(fj.functions)}
     if not fj.ok and threshold is None:
         return ActionResult(title=title, summary=fj.summary(), ok=False,
@@ -421,9 +424,11 @@ def run_fuzzy(engine, hit, frame, precision_target: float = 0.9,
     if threshold is None:
         # a union's configurations in the order the choice added them, with what each
         # joined (as explain() and the code's comment list them)
-        chosen = configs_scaled_text(fj.configs, counts=fj.config_matches())
-        summary = ((f"Chose {len(fj.configs)} configurations, in the order the choice added "
-                    f"them: {chosen},"
+        chosen = configs_scaled_text(fj.configs, counts=counts)
+        n = sum(c > 0 for c in counts)      # those that matched nothing are only counted
+        summary = ((f"Chose {n} configuration{'s' if n != 1 else ''}"
+                    + (", in the order the choice added them" if n > 1 else "")
+                    + f": {chosen},"
                     if len(fj.configs) > 1 else
                     f"Chose join function **{fj.function}** at threshold **{t:.3f}** "
                     f"(of {fj.scale}"

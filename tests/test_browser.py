@@ -1148,8 +1148,10 @@ TABLE_NAMES_JS = """() => [...document.querySelectorAll(
     const box = td.getBoundingClientRect();
     const t = tail ? tail.getBoundingClientRect() : null;
     const head = td.querySelector('.lakejoin-middle-head');
+    const mark = td.querySelector('.lakejoin-middle-mark');   // "(your table)", whole
     return {full: td.title, shown: tail ? (head.scrollWidth > head.clientWidth + 1 ?
-                                           '…' : head.textContent) + tail.textContent : '',
+                                           '…' : head.textContent) + tail.textContent
+                                          + (mark ? ' ' + mark.textContent.trim() : '') : '',
             tailWhole: Boolean(tail) && tail.scrollWidth <= tail.clientWidth + 1
                        && t.right <= box.right + 1 && t.width > 0};
 })"""
@@ -1534,4 +1536,60 @@ def test_a_long_named_hits_card_wraps_in_a_narrow_notebook(lab, browser, ui, wid
     assert got["table"] <= got["box"] + 1 or got["shadows"] == 2, got
     if ui == "jupyterlab":                 # 900 px: the list fits (D13), no sideways scroll
         assert got["table"] <= got["box"] + 1, got
+    page.close()
+
+
+UNION_CARD_JS = """() => {
+    // the union card's legend and the own table's name in the list (newuser20 D6)
+    const w = document.querySelector('.lakejoin-widget');
+    const box = (e) => e.getBoundingClientRect();
+    const detail = w.querySelector('.lakejoin-detail');
+    let right = box(w).right;                    // the right edge in view: the clipping boxes'
+    for (let e = detail; e && e !== w.parentElement; e = e.parentElement) {
+        if (getComputedStyle(e).overflowX !== 'visible') right = Math.min(right, box(e).right);
+    }
+    const legend = detail.querySelector('.lakejoin-param-help');
+    const own = [...w.querySelectorAll('tr.lakejoin-row td.lakejoin-shrink')]
+        .filter(td => td.title.endsWith(' (your table)'))[0];
+    const mark = own && own.querySelector('.lakejoin-middle-mark');
+    const tail = own && own.querySelector('.lakejoin-middle-tail');
+    return {legendRight: Math.round(box(legend).right), right: Math.round(right),
+            legendCut: legend.scrollWidth > legend.clientWidth + 1,
+            own: own ? own.innerText.replace(/\\s+/g, ' ') : null,
+            markWhole: Boolean(mark) && mark.textContent.trim() === '(your table)'
+                && mark.scrollWidth <= mark.clientWidth + 1 && box(mark).right <= box(own).right + 1,
+            tail: tail ? tail.textContent : null};
+}"""
+
+
+@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
+def test_union_card_and_own_table_fit_at_900(lab, browser, demo_fuzzy_index_path, ui):
+    """newuser20 D6: JupyterLab at 900 px with the file browser open, Union mode: the
+    alignment card's legend ran past the card's right edge, clipped on every line (the
+    alignment table widened the card past the detail pane), and the list cut the own
+    table's marker in its middle ("g…/zip_mast…r table)"). The legend wraps within the
+    pane, the marker stays whole and the name gives way, at 900 and 1400 px."""
+    with_fuzzy_index(lab, demo_fuzzy_index_path)
+    name = f"union-card-{ui}.ipynb"
+    setup = ("%load_ext lakejoin_jupyter\nimport pandas as pd\n"
+             "from lakejoin_jupyter.demo import demo_lake\n"
+             "top = pd.read_csv(demo_lake() / 'reference' / 'top-economies.csv')")
+    cells = [setup, "%lakejoin open demo_fuzzy.index", "%lakejoin ui --union top"]
+    page = open_new_notebook(lab, browser, ui, name, cells, 900, 1000,
+                             sidebar=_open_sidebar(ui))
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    w.locator("tr.lakejoin-row").first.click()
+    w.locator(".lakejoin-detail table.lakejoin-alignment").wait_for(timeout=120_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width in (900, 1400):
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_timeout(1500)
+        shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"union-list-{width}-{ui}.png")
+        shoot(page, w.locator(".lakejoin-detail"), ARTIFACTS / f"union-card-{width}-{ui}.png")
+        got = page.evaluate(UNION_CARD_JS)
+        assert got["legendRight"] <= got["right"] + 1 and not got["legendCut"], (width, got)
+        assert got["own"] is not None and got["own"].endswith("(your table)"), (width, got)
+        assert got["markWhole"] and got["tail"].strip("…"), (width, got)
     page.close()

@@ -1686,11 +1686,16 @@ def test_every_match_shows_the_threshold_of_the_function_that_joined_it():
     assert all(t == own[f][0] for f, t in zip(m["function"], m["threshold"]) if len(own[f]) == 1)
     assert (m["distance"].dropna() <= m.loc[m["distance"].notna(), "threshold"] + 1e-12).all()
     assert m["distance"].notna().all()
-    for f, t in fj.configs:
-        assert f"{f} at {t:.3f} (of 0..{fuzzy.distance_range(f):.2f}" in fj.summary() or \
+    # every configuration that joined a value; those that joined none are only counted
+    # (newuser20 D10)
+    made = fj.config_matches()
+    for (f, t), n in zip(fj.configs, made):
+        named = f"{f} at {t:.3f} (of 0..{fuzzy.distance_range(f):.2f}" in fj.summary() or \
             f"{f} again at {t:.3f} (of 0..{fuzzy.distance_range(f):.2f}" in fj.summary() or \
             (f == fj.function and f"threshold {t:.3f} of {fj.scale}" in fj.summary())
+        assert named == (n > 0 or len(fj.configs) == 1), (f, t, n)
     assert "more configurations" not in fj.summary()
+    assert (f"and {made.count(0)} more matched nothing" in fj.summary()) == (0 in made)
     (_, shown), = fuzzy_pairs_table(m, "label", "name").items()
     assert (shown["distance"] <= shown["threshold"]).all()
     # a threshold given: the main function there, the others at their chosen thresholds

@@ -502,20 +502,22 @@ def configs_scaled_text(configs, counts=None, most=None, keep=None) -> str:
     a function named again at another threshold says so ("f again at 0.400 (of
     0..1.00)"). A threshold at its function's largest distance says that every value
     joins its nearest there; ``counts`` (one per configuration): the matched values it
-    joined, as matches() attributes them. Without ``most``, in the order of ``configs``;
-    with ``most`` (one line), those that joined the most matched values first (the order
-    of ``configs`` on a tie, those that joined none last), the first that many named (and
-    those of the function ``keep``, the one a threshold given by hand moves, and any at
-    its largest distance, when they joined a value), then how many more and what they
-    joined."""
+    joined, as matches() attributes them; those that joined none are not named, only
+    counted at the end ("and N more matched nothing"). Without ``most``, in the order of
+    ``configs``; with ``most`` (one line), those that joined the most matched values first
+    (the order of ``configs`` on a tie), the first that many named (and those of the
+    function ``keep``, the one a threshold given by hand moves, and any at its largest
+    distance), then how many more and what they joined."""
     order = list(range(len(configs)))
     if most is not None and counts is not None:
         order.sort(key=lambda i: -counts[i])
-    cut = most is not None and len(configs) > most + 1
+    nothing = [i for i in order if counts is not None and counts[i] == 0]
+    order = [i for i in order if i not in nothing]
+    cut = most is not None and len(order) > most + 1
 
     def named_anyway(i):
         f, t = configs[i]
-        return (f == keep or at_largest(f, t)) and (counts is None or counts[i] > 0)
+        return f == keep or at_largest(f, t)
     left = [i for rank, i in enumerate(order) if cut and rank >= most and not named_anyway(i)]
     seen = set()
     out = []
@@ -533,8 +535,10 @@ def configs_scaled_text(configs, counts=None, most=None, keep=None) -> str:
     if left:
         joined = (f" joining {sum(counts[i] for i in left):,} matched values"
                   if counts is not None else "")
-        out.append(f"and {len(left)} more{joined} (explain() lists them)")
-    return ", ".join(out)
+        out.append(f"and {len(left)} more{joined}")
+    if nothing:
+        out.append(f"and {len(nothing)} more matched nothing")
+    return ", ".join(out) + (" (explain() lists them)" if left or nothing else "")
 
 
 def union_matches(cands: dict, configs, of_config: bool = False) -> tuple:
@@ -1215,8 +1219,12 @@ class FuzzyJoin(Joinable):
         """The chosen join in words: the summary, its configurations, any warnings."""
         lines = [self._headline()]
         if self.ok:
+            counts = self.config_matches()
             lines += [f"  {f} at threshold {t:.3f}: {n:,} matched value{'s' if n != 1 else ''}"
-                      for (f, t), n in zip(self.configs, self.config_matches())]
+                      for (f, t), n in zip(self.configs, counts) if n]
+            nothing = [f"{f} at {t:.3f}" for (f, t), n in zip(self.configs, counts) if not n]
+            if nothing:     # chosen by the estimate, but they join no value: one line
+                lines.append(f"  {len(nothing)} more matched nothing: {', '.join(nothing)}")
         else:
             lines.append(f"  the curve (.curve, {self.function}) shows the estimate "
                          f"(est_precision) and its lower bound (est_bound) at each threshold")

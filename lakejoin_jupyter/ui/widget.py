@@ -905,7 +905,7 @@ class DiscoveryWidget(W.VBox):
         fold = len({(h.method, h.figures) for h in hits}) == 1
         columns = [{"key": "rank", "label": "#", "kind": "int"},
                    {"key": "table_label", "label": "table", "kind": "text", "shrink": True,
-                    "ellipsis": "middle"},
+                    "ellipsis": "middle", "marker": "mark"},
                    ({"key": "mapping", "label": "query → lake columns", "kind": "text",
                      "shrink": True} if multi
                     else {"key": "column", "label": "column", "kind": "text", "shrink": True}),
@@ -945,6 +945,7 @@ class DiscoveryWidget(W.VBox):
             mark = (" (your table)" if h.is_query_table else
                     " (already joined)" if h.in_chain else "")    # as the hit card marks it
             rows.append({"rank": int(h.rank), "table": h.table, "table_label": h.table + mark,
+                         "mark": mark,
                          "column": h.columns_label,
                          "mapping": ", ".join(f"{a} → {b}" for a, b in h.mapping.items()),
                          "overlap": None if h.overlap is None else int(h.overlap),
@@ -968,7 +969,7 @@ class DiscoveryWidget(W.VBox):
         m = len(result.columns) if result is not None else 0
         columns = [{"key": "rank", "label": "#", "kind": "int"},
                    {"key": "table", "label": "table", "kind": "text", "shrink": True,
-                    "ellipsis": "middle"},
+                    "ellipsis": "middle", "marker": "mark"},
                    {"key": "aligned", "label": "aligned", "kind": "text",
                     "title": "query columns aligned with a column of the table / query columns"},
                    {"key": "score", "label": "score", "kind": "bar",
@@ -978,7 +979,8 @@ class DiscoveryWidget(W.VBox):
                     "title": "the table's rows (the Union action adds those the query lacks)"},
                    {"key": "alignment", "label": "query ← lake column", "kind": "text",
                     "shrink": True}]
-        rows = [{"rank": int(h.rank), "table": h.label, "aligned": f"{len(h.alignment)}/{m}",
+        rows = [{"rank": int(h.rank), "table": h.label, "mark": h.label[len(h.table):],
+                 "aligned": f"{len(h.alignment)}/{m}",
                  "score": float(f"{h.score:.4g}"), "rows": int(h.rows),
                  "alignment": ", ".join(f"{a} ← {b}" for a, b, _ in h.alignment)} for h in hits]
         self._publish(columns, rows, "", result.empty_message if result is not None else
@@ -1290,17 +1292,19 @@ def union_card(hit, query_columns) -> str:
         + "</tr>" for _, r in df.iterrows())
     head = "".join(f"<th>{h}</th>" for h in ("query column", "lake column")) + "".join(
         f"<th class='lakejoin-num'>{h}</th>" for h in ("score", "shared", *EVIDENCE))
-    return (f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; aligned "
+    return (f"<div class='lakejoin-union-card'>"
+            f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; aligned "
             f"{len(hit.alignment)}/{len(query_columns)} query columns &middot; score "
             f"{hit.score:.3f} &middot; {hit.rows:,} rows"
+            f"<div class='lakejoin-alignment-box'>"
             f"<table class='lakejoin-alignment'><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table>"
+            f"<tbody>{body}</tbody></table></div>"
             f"<div class='lakejoin-param-help'>score: the pair's unionability; shared: the "
             f"query column's distinct values found in the lake column; set ... header: the "
             f"likelihood of each evidence against the lake's background (empty: does not "
             f"apply); by name: aligned by its name and kind, the values not against it "
             f"(not counted in the table's score). set is 0 when the sharing is what chance gives: a lake column much "
-            f"larger than the query's holds most of its values anyway</div>")
+            f"larger than the query's holds most of its values anyway</div></div>")
 
 
 def _no_index_text() -> str:
