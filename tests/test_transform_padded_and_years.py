@@ -1,0 +1,77 @@
+"""Transformation search on two reported cases, on a miniature lake checked by hand:
+a ZIP column read as integers (1001) finds the slugs that hold it zero-padded
+("01001-agawam_ma") as its text ("01001") does; and timestamps of one year do not join
+the days of another through a program that writes the other year as a constant
+(docs/algorithms/transform_search.md, "Decisions")."""
+from __future__ import annotations
+
+import random
+
+import pandas as pd
+import pytest
+
+CITIES = ["agawam", "amherst", "florence", "hadley", "ware", "palmer", "monson", "belchertown",
+          "granby", "ludlow", "wilbraham", "hampden", "westfield", "southwick", "holyoke"]
+
+
+def zip_lake(seed: int = 3) -> tuple[dict, list, set]:
+    rng = random.Random(seed)
+    zips = sorted(rng.sample(range(1001, 2792), 160))
+    slugged = set(zips[:120])
+    days = pd.date_range("2024-01-01", "2024-12-31", freq="D")
+    tables = {
+        "zip_slugs.csv": pd.DataFrame({"slug": [f"{z:05d}-{rng.choice(CITIES)}_ma"
+                                                for z in sorted(slugged)]}),
+        "snow.csv": pd.DataFrame({"day": days.strftime("%Y-%m-%d"),
+                                  "snow_cm": [rng.randint(0, 29) for _ in days]}),
+        "words.csv": pd.DataFrame({"word": CITIES, "n": range(len(CITIES))}),
+    }
+    return tables, zips, slugged
+
+
+@pytest.fixture(scope="module")
+def nu20_engine(spark, tmp_path_factory):
+    from lakejoin_jupyter import build_index
+    from conftest import write_lake
+    tables, zips, slugged = zip_lake()
+    root = write_lake(tmp_path_factory.mktemp("nu20") / "lake", tables)
+    out = tmp_path_factory.mktemp("nu20idx") / "lake.index"
+    return build_index(root, out, spark=spark, progress=False,
+                       components=["transform"]), zips, slugged
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("as_text", [False, True])
+def test_integer_zip_codes_find_their_zero_padded_slugs(nu20_engine, as_text):
+    """1001 and '01001' are one key to the equality search; the transformation search
+    finds zip_slugs.slug for both, joining exactly the ZIPs the table was built from."""
+    engine, zips, slugged = nu20_engine
+    frame = pd.DataFrame({"zip": [f"{z:05d}" if as_text else z for z in zips]})
+    res = engine.search(frame, "zip", method="transform", k=3)
+    found = {(h.table, h.column): h for h in res}
+    assert ("zip_slugs", "slug") in found, [(h.table, h.column) for h in res]
+    hit = found[("zip_slugs", "slug")]
+    assert {int(t) for t in hit.details["matched_tokens"]} == slugged     # by construction
+    assert hit.details["coverage"] == pytest.approx(len(slugged) / len(zips))
+
+
+def visits(year: int) -> pd.DataFrame:
+    rng = random.Random(11)
+    days = pd.date_range(f"{year}-01-01", f"{year}-12-31", freq="D")
+    picked = sorted(rng.sample(range(len(days)), 120))
+    return pd.DataFrame({"visited": [f"{days[i]:%Y-%m-%d} {rng.randint(0, 23):02d}:"
+                                     f"{rng.randint(0, 59):02d}" for i in picked]})
+
+
+@pytest.mark.spark
+def test_a_constant_year_does_not_join_another_years_days(nu20_engine):
+    """Visits of 2024 join snow.day by their first word (every row); the same visits of
+    2023 hold no day of the lake (it holds 2024 only), so no program may join them: one
+    writing "2024" where the query holds 2023 is a chance program."""
+    engine, _, _ = nu20_engine
+    res = engine.search(visits(2024), "visited", method="transform", k=3)
+    hit = {(h.table, h.column): h for h in res}[("snow", "day")]
+    assert hit.details["coverage"] == 1.0 and "2024" not in hit.details["program"]
+    res = engine.search(visits(2023), "visited", method="transform", k=3)
+    assert ("snow", "day") not in {(h.table, h.column) for h in res}, \
+        [(h.table, h.details["program"]) for h in res]
