@@ -75,3 +75,31 @@ def test_a_constant_year_does_not_join_another_years_days(nu20_engine):
     res = engine.search(visits(2023), "visited", method="transform", k=3)
     assert ("snow", "day") not in {(h.table, h.column) for h in res}, \
         [(h.table, h.details["program"]) for h in res]
+
+
+def test_find_transformation_counts_both_keys_and_shows_no_empty_examples():
+    """Timestamps onto days (many-to-one): the summary says how many of the query's keys
+    join and onto how many lake keys, the count the many-to-one warning uses; a program no
+    example row confirms gets no "Example rows" table (hand-checked: 24 timestamps, 2 on
+    each of 12 days; the days table holds 20 days)."""
+    from types import SimpleNamespace
+    from lakejoin_jupyter.actions import run_transformation
+    from lakejoin_jupyter.join.autojoin import autojoin
+    stamps = [f"2024-03-{d:02d} {h:02d}:{m:02d}" for d in range(1, 13)
+              for h, m in ((8, 5 * d), (17, 2 * d))]
+    source = pd.DataFrame({"visited": stamps})
+    target = pd.DataFrame({"day": [f"2024-03-{d:02d}" for d in range(1, 21)], "x": range(20)})
+
+    def answer(df, **kw):                      # a stand-in hit: Hit.autojoin's signature
+        kw.pop("left_name")
+        aj = autojoin(df, target, ["visited"], ["day"], **kw)
+        aj.examples = []                       # as when the search's own program is kept
+        return aj
+    hit = SimpleNamespace(query_columns=["visited"], table="days", columns=["day"], details={},
+                          autojoin=answer)
+    out = run_transformation(None, hit, source, fuzzy=False)
+    assert out.ok, out.summary
+    assert ("it joins **24** of the 24 distinct keys of `visited`, onto 12 keys of `day`"
+            in out.summary), out.summary
+    assert "12 of the 12 keys joined" in out.summary
+    assert "Example rows that taught the program" not in out.tables
