@@ -65,16 +65,31 @@ def visits(year: int) -> pd.DataFrame:
 
 @pytest.mark.spark
 def test_a_constant_year_does_not_join_another_years_days(nu20_engine):
-    """Visits of 2024 join snow.day by their first word (every row); the same visits of
-    2023 hold no day of the lake (it holds 2024 only), so no program may join them: one
-    writing "2024" where the query holds 2023 is a chance program."""
+    """Visits of 2023 hold no day of the lake (snow.day holds 2024 only), so no program may
+    join them: one writing "2024" where the query holds 2023 is a chance program (main
+    found `"2024" + word 1 of visited from letter 5` at 100%)."""
     engine, _, _ = nu20_engine
-    res = engine.search(visits(2024), "visited", method="transform", k=3)
-    hit = {(h.table, h.column): h for h in res}[("snow", "day")]
-    assert hit.details["coverage"] == 1.0 and "2024" not in hit.details["program"]
     res = engine.search(visits(2023), "visited", method="transform", k=3)
     assert ("snow", "day") not in {(h.table, h.column) for h in res}, \
         [(h.table, h.details["program"]) for h in res]
+    assert res.stats["constant_field"] >= 1 and "constant digit field" in res.empty_message
+
+
+def test_replaced_field_only_where_the_source_holds_another_field():
+    """The rule by hand: "2024" + a month and day replaces 2023's year field; it is the
+    source's own year in 2024's visits; "00" of a constant time does not replace March's
+    "03", which the outputs keep."""
+    from lakejoin_jupyter.join.autojoin.constant_fields import replaced_field
+    from lakejoin_jupyter.join.autojoin.dsl import Column, Constant, Program, Substring
+    program = Program((Constant("2024"), Substring(Column("v"), 4, 10)))
+    v23 = [f"2023-04-{d:02d} 10:00" for d in range(1, 21)]
+    v24 = [v.replace("2023", "2024") for v in v23]
+    assert replaced_field(program, v23, program.apply(pd.DataFrame({"v": v23}))) == \
+        ("2023", "2024")
+    assert replaced_field(program, v24, program.apply(pd.DataFrame({"v": v24}))) is None
+    days = [f"2019-03-{d:02d}" for d in range(1, 21)]
+    midnight = Program((Substring(Column("v")), Constant("T00:00:00")))
+    assert replaced_field(midnight, days, [d + "T00:00:00" for d in days]) is None
 
 
 def test_find_transformation_counts_both_keys_and_shows_no_empty_examples():
