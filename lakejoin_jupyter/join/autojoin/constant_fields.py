@@ -1,6 +1,6 @@
 """A program that writes a constant digit field where its source holds another: a chance
-program, not a transformation (docs/algorithms/autojoin.md "A constant digit field where the source holds another";
-docs/algorithms/transform_search.md "Decisions": the same rule in both).
+program, not a transformation (docs/algorithms/autojoin.md, "A constant digit field where
+the source holds another"; docs/algorithms/transform_search.md, "Decisions": one rule).
 
 Auto-Join's simplest program for examples that share a digit run writes it as a constant
 (thesis §4.4.2: constants are cheaper than the pieces reading them). When the source's
@@ -43,14 +43,23 @@ def dropped_fields(whole_values, part_values) -> tuple:
     return tuple(sorted(f for f in whole if len(f) >= 2 and not (n and f in kept)))
 
 
+def _written(program) -> list:
+    return [run for p in getattr(program, "pieces", ()) if isinstance(p, Constant)
+            for run in _DIGITS.findall(p.text) if len(run) >= 2]
+
+
+def writes_digits(program) -> bool:
+    """Does the program write a constant run of 2+ digits (the rule's premise)?"""
+    return bool(_written(program))
+
+
 def replaced_field(program, source_values, outputs, also_written=()) -> tuple[str, str] | None:
     """(the source's field, the constant written instead) when ``program`` writes a
     constant digit run of 2+ digits that the source's values do not hold, where nearly all
     of them (``SOURCE_SHARE``) hold another run of that width that the outputs drop; else
     None. ``outputs`` are the program's outputs on the source's values; ``also_written``
     the fields a target key part drops (:func:`dropped_fields`)."""
-    written = [run for p in getattr(program, "pieces", ()) if isinstance(p, Constant)
-               for run in _DIGITS.findall(p.text) if len(run) >= 2] + list(also_written)
+    written = _written(program) + list(also_written)
     if not written:
         return None
     own, n = _fields(source_values)

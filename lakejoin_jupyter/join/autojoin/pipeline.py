@@ -42,7 +42,7 @@ import pandas as pd
 from ...errors import QueryError, a_kind
 from ...frames import is_spark_frame
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
-from .constant_fields import dropped_fields, replaced_field
+from .constant_fields import dropped_fields, replaced_field, writes_digits
 from .composite import key_parts
 from .dsl import Constant, Substring, apply_frame, cell_text, column_texts, columns_of
 from .fuzzy import constrained_fuzzy_join
@@ -478,6 +478,8 @@ def _writes_other_field(program, src: Table, also_written=()) -> bool:
     """Does the program (or the key part it joins, ``also_written``) write a constant digit
     field where the source's values hold another ("2024" + ... of visits from 2023;
     constant_fields.py)?"""
+    if not also_written and not writes_digits(program):
+        return False                    # the common case: no outputs computed
     cells = [src.cells(c) for c in program.columns]
     rows = [" ".join(str(v) for v in row if v is not None) for row in zip(*cells)]
     return replaced_field(program, rows, _outputs(program, src), also_written) is not None
