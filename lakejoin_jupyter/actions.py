@@ -275,7 +275,9 @@ def run_transformation(engine, hit, frame, how: str = "left", fuzzy: bool = True
     tables = {}                  # the result first, then the rows that taught the program
     if isinstance(joined, pd.DataFrame):
         tables[f"Joined rows ({len(joined):,}; first 10)"] = joined.head(10)
-    tables["Example rows that taught the program"] = aj.examples_frame()
+    examples = aj.examples_frame()      # none when no example row confirms the program
+    if len(examples) and len(examples.columns):
+        tables["Example rows that taught the program"] = examples
     return ActionResult(title=title, summary=summary, tables=tables, joined=joined, result=aj,
                         code_options={"how": how, "fuzzy": fuzzy, **shape},
                         spark=is_spark_frame(frame),
@@ -351,9 +353,13 @@ def _query_keys_joined(aj, learn, column, fuzzy, frame_name, spark) -> str:
     distinct = set(keys.dropna())
     joined = {keys[i] for i in rows if keys[i] is not None}
     which = f"first {len(learn):,} rows" if spark else f"{len(learn):,} rows"
+    onto = ""           # the program's keys, which the many-to-one warning counts
+    if aj.source == "left" and aj.coverage != len(joined) and not (
+            aj.fuzzy is not None and aj.fuzzy.matches):
+        onto = f", onto {aj.coverage:,} keys of {_code(aj.target_column)}"
     return (f"**{len(rows):,}** of the {which} of {_code(frame_name)} "
             f"({len(rows) / len(learn):.0%}) find a partner: it joins **{len(joined):,}** of "
-            f"the {len(distinct):,} distinct keys of {_code(column)}")
+            f"the {len(distinct):,} distinct keys of {_code(column)}{onto}")
 
 
 def _equal_as_they_are(hit, learn, frame_name) -> str | None:

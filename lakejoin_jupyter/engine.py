@@ -1445,6 +1445,12 @@ class SearchResult(Sequence):
                            f"the column no more often than chance would (short codes, or "
                            f"dates of the column's shape: random dates within its span meet "
                            f"as many), so they were left out.")
+            by_field = self.stats.get("constant_field", 0)
+            field = "" if not by_field else (
+                f" {by_field} column(s) joined only through a program writing a constant "
+                f"digit field where the query's values hold another (a year \"2024\" where "
+                f"they hold 2023): every row would meet a row the value does not name, so "
+                f"they were left out.")
             few = "" if self.query.n_columns > 1 or self.query.size > 3 else (
                 f" The query has {self.query.size} distinct value(s): a hit's program must "
                 f"join at least three, one beyond the examples it was learned from, so this "
@@ -1454,7 +1460,7 @@ class SearchResult(Sequence):
             return (f"No lake column joins the query after a transformation the search could "
                     f"learn ({self.stats.get('paired_columns', 0)} column(s) shared patterns "
                     f"or q-grams with it, {self.stats.get('verified', 0)} verified).{chance}"
-                    f"{old}{few}")
+                    f"{field}{old}{few}")
         if self.query.n_columns > 1:      # a composite key: its values together in one row
             cols = ", ".join(map(str, self.query.columns))
             absent = self.absent_columns

@@ -21,7 +21,8 @@ for verification: the column value sharing the most gram weight (ties: longest c
 substring). Deviations: a fixed q instead of Algorithm 3's longest common substring per
 suffix; grams stay inside segments; a query's keys are also looked up with its numbers
 zero-padded (``pad``: "42" meets the stripped key of "PKG-00042"), and without their
-leading zeros ("PKG-00042" meets "42").
+leading zeros ("PKG-00042" meets "42"); a query of whole numbers also by the q-gram of each
+number of q-2..q-1 digits padded to q ("1001": "01001", a ZIP code read as an integer).
 """
 from __future__ import annotations
 
@@ -85,6 +86,22 @@ def unpadded_spellings(texts: list, owner: np.ndarray) -> tuple[list, np.ndarray
     return out, np.array(own, dtype=np.int64)
 
 
+def code_spellings(texts: list, owner: np.ndarray, q: int) -> tuple[list, np.ndarray]:
+    """A query of whole numbers (every text digits only, as an integer column reads):
+    each number of ``q - 2`` to ``q - 1`` digits zero-padded to ``q`` ("1001": "01001"),
+    with its owner. The padded text is one q-gram, found only in lake values that hold
+    that fixed-width digit code (a ZIP code's "01001-agawam_ma"): the lake's grams decide
+    whether the column meets them, as the equality search reads 1001 and 01001 as one key."""
+    if not texts or not all(t.isascii() and t.isdigit() for t in texts):
+        return [], np.zeros(0, np.int64)
+    out, own = [], []
+    for t, o in zip(texts, np.asarray(owner).tolist()):
+        if t[0] != "0" and q - 2 <= len(t) < q:
+            out.append(t.rjust(q, "0"))
+            own.append(o)
+    return out, np.array(own, dtype=np.int64)
+
+
 def _keys(texts: list, idx: np.ndarray):
     """(value index, key hash) of the texts' full and stripped keys, their own constant
     segments left out and constant affixes cut; and the segments and constants."""
@@ -105,7 +122,9 @@ def query_signals(texts: list, q: int, owner: np.ndarray | None = None, short: i
     ``owner[i]`` is the sampled value text i spells (a value may come in two spellings: as
     the user wrote it and as its token). With ``pad``, the keys of the values' numbers
     zero-padded up to ``pad`` digits too (:func:`padded_spellings`; no grams: a padded
-    gram is any number's), and without their leading zeros (:func:`unpadded_spellings`)."""
+    gram is any number's), and without their leading zeros (:func:`unpadded_spellings`);
+    and a query of whole numbers a gram of each short number padded to one q-gram
+    (:func:`code_spellings`)."""
     idx = np.arange(len(texts), dtype=np.int64) if owner is None else \
         np.asarray(owner, dtype=np.int64)
     (key_qi, key_hash), seg, consts = _keys(texts, idx)
@@ -116,6 +135,15 @@ def query_signals(texts: list, q: int, owner: np.ndarray | None = None, short: i
                 (pq, ph), _s, _c = _keys(more, more_idx)
                 key_qi, key_hash = np.concatenate([key_qi, pq]), np.concatenate([key_hash, ph])
     gram_t, codes = segment_grams(seg, q, consts, short)
+    if pad:
+        codes_idx = [idx[gram_t]]
+        more, more_idx = code_spellings(texts, idx, q)
+        if more:
+            mseg = segments(*utf8_arrays(more))
+            mt, mcodes = segment_grams(mseg, q)
+            codes_idx.append(more_idx[mt])
+            codes = np.concatenate([codes, mcodes])
+        return distinct_pairs(key_qi, key_hash), distinct_pairs(np.concatenate(codes_idx), codes)
     return distinct_pairs(key_qi, key_hash), distinct_pairs(idx[gram_t], codes)
 
 

@@ -46,6 +46,7 @@ from ...search.segments import arrow_arrays, value_shape
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from ..preview import COINCIDENCE_WEIGHT, FEW_KEYS, KIND_WEIGHT, key_kind, values_kind
 from .chance import ALPHA, above_chance, code_rates, dates_by_chance, integers, range_tail
+from .constant_fields import SOURCE_SAMPLE, replaced_field
 from .dsl import Program, evaluate_columns
 from .learn import (FORMAT_SAMPLE, Example, LearnSettings, example_sets, generalised,
                     pair_example_sets, spread, try_learn_transform, widest_padding)
@@ -832,7 +833,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
                        "short_segments": bool(ti.spec.short),
                        "candidates": [int(c) for c in cols[:candidates]],
                        "verified": 0, "programs": 0, "learned": 0, "many_to_many": 0,
-                       "chance": 0, "chance_numbers": 0, "whole_keys": 0}
+                       "chance": 0, "chance_numbers": 0, "whole_keys": 0,
+                       "constant_field": 0}
     numbers_of_query: list = []
 
     def query_is_numbers():             # the query's values are integers themselves
@@ -911,6 +913,10 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         if threshold is not None and coverage < threshold:
             continue
         keyset = lake.token_set(X) if forward else set(tokens)
+        if replaced_field(program, texts if forward else lake.spread_tokens(
+                X, SOURCE_SAMPLE), list(made)) is not None:
+            stats["constant_field"] += 1        # "2024" written where the query holds 2023
+            continue
         if whole is None and (not above_chance(made, keyset) or dates_by_chance(made, keyset)):
             stats["chance"] += 1    # short codes or dates met no more often than chance
             continue

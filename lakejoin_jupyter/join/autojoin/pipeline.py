@@ -43,6 +43,7 @@ from ...errors import QueryError, a_kind
 from ...frames import is_spark_frame
 from ...lake.normalize import normalize_text
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
+from .constant_fields import dropped_fields, replaced_field, writes_digits
 from .composite import key_parts
 from .dsl import (Constant, Program, Substring, apply_frame, cell_text, column_texts,
                   columns_of, compile_expr)
@@ -230,13 +231,16 @@ class DirectionResult:
 
 def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSettings,
                     target_columns: dict | None = None,
-                    leave_one_out: bool = False, partial: bool = False) -> DirectionResult:
+                    leave_one_out: bool = False, partial: bool = False,
+                    dropped: dict | None = None) -> DirectionResult:
     """Steps 2-3 for one direction. ``target_columns`` (name -> cells) replaces the target's
     key columns (the composite fallback passes key parts here); ``leave_one_out``: a failing
     example set of 4 is retried without each example (:func:`~.learn.learn_from_set`; the
     composite fallback does, which runs only when nothing else was found); ``partial``: the
     pass run when nothing at all was found (deviation 68: whole keys of any kind as pairs,
-    example sets of 2, the program joining the most source rows, half of them at least)."""
+    example sets of 2, the program joining the most source rows, half of them at least);
+    ``dropped``: per key part, the digit fields of its column it leaves out
+    (constant_fields.py)."""
     src_cols = src_on or [c for c in src.columns if src.has_values(c)]
     if target_columns is None:
         key_cols = tgt_on or [c for c in tgt.columns
@@ -275,7 +279,9 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                     and 2 * _paired_rows(c, src, tcells, groups) >= c.joined_rows)
         return (_acceptable(c, settings, n_keys[c.target_column], n_rows)
                 and not (chance and _by_chance(c, src, tcells))
-                and not _refuted(c, src, tcells, groups))
+                and not _refuted(c, src, tcells, groups)
+                and not _writes_other_field(c.program, src,
+                                            (dropped or {}).get(c.target_column, ())))
     passing = (c for c in candidates if passes(c))
     if partial:         # the most source rows joined, then keys, then the smaller (dev. 68)
         best = max(passing, key=lambda c: (c.joined_rows, c.coverage, -c.program.size),
@@ -512,8 +518,20 @@ def _checks(src: Table, tcells: list, groups: list, target_column: str):
     def accept(program, examples, scored) -> bool:
         cand = Candidate(program, -1, target_column, examples)
         cand.coverage, cand.joined_rows = scored.coverage, scored.joined_rows
-        return not _by_chance(cand, src, tcells) and not _refuted(cand, src, tcells, groups)
+        return (not _by_chance(cand, src, tcells) and not _refuted(cand, src, tcells, groups)
+                and not _writes_other_field(program, src))
     return accept
+
+
+def _writes_other_field(program, src: Table, also_written=()) -> bool:
+    """Does the program (or the key part it joins, ``also_written``) write a constant digit
+    field where the source's values hold another ("2024" + ... of visits from 2023;
+    constant_fields.py)?"""
+    if not also_written and not writes_digits(program):
+        return False                    # the common case: no outputs computed
+    cells = [src.cells(c) for c in program.columns]
+    rows = [" ".join(str(v) for v in row if v is not None) for row in zip(*cells)]
+    return replaced_field(program, rows, _outputs(program, src), also_written) is not None
 
 
 MAX_JOINED_CHARS = 6
@@ -1281,7 +1299,9 @@ def _composite(src: Table, tgt: Table, s_on, t_on, settings) -> DirectionResult 
         return None
     d = learn_direction(src, tgt, s_on, None, settings,
                         target_columns={name: p.values for name, p in parts.items()},
-                        leave_one_out=True)
+                        leave_one_out=True,
+                        dropped={name: dropped_fields(tgt.cells(p.column), p.values)
+                                 for name, p in parts.items()})
     if d.best is None:
         return None
     d.target_parts = parts
@@ -1376,6 +1396,11 @@ def _why_not(results, settings) -> str:
                              f"numbers and joins {c.coverage} key(s), about as many as "
                              f"independent numbers over the same range share by chance "
                              f"({c.extra['chance_matches']:.0f})")
+                continue
+            if _writes_other_field(c.program, src):
+                lines.append(f"{head}: the best program ({c.program.describe()}) writes a "
+                             f"constant digit field where the values of {src.label} hold "
+                             f"another (a year of their own): it joins rows they do not name")
                 continue
             lines.append(f"{head}: the best program ({c.program.describe()}) joins only "
                          f"{c.coverage} key(s), {c.extra.get('beyond_examples', 0)} beyond the "
