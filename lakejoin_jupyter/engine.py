@@ -22,6 +22,7 @@ import time
 import types
 from dataclasses import dataclass, field
 from functools import cached_property
+import os
 from pathlib import Path
 from typing import Sequence
 
@@ -1825,6 +1826,10 @@ class Engine:
     """Search an opened index (see module docstring)."""
 
     def __init__(self, index: LakeIndex, methods: Sequence[SearchMethod] = SEARCH_METHODS):
+        if isinstance(index, (str, os.PathLike)):
+            raise QueryError(f"Engine() takes an opened index, not a path ({str(index)!r}): "
+                             f"open it with lakejoin_jupyter.open_index({str(index)!r}) "
+                             f"(or Engine.open).")
         self.index = index
         self.search_methods = {m.name: m for m in methods}
 

@@ -620,3 +620,14 @@ def test_cli_search_help_fits_every_method_and_says_what_format_does(capsys):
     assert "--format {table,csv,json} table: aligned text" in text
     tau = next(p for p in METHOD.params if p.name == "tau")
     assert "Euclidean distance" in tau.help and "Fuzzy join" in tau.help
+
+
+def test_engine_of_a_path_says_to_open_the_index(tmp_path):
+    """Engine(path) used to build an engine that failed at its first search with
+    "'str' object has no attribute 'check_present'"; a path is refused at once, naming
+    open_index."""
+    from lakejoin_jupyter.engine import Engine
+    from lakejoin_jupyter.errors import QueryError
+    for path in (str(tmp_path / "lake.index"), tmp_path / "lake.index"):
+        with pytest.raises(QueryError, match=r"open_index\("):
+            Engine(path)
