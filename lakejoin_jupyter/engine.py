@@ -1758,14 +1758,6 @@ def _check_search_args(k, threshold) -> None:
         raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
 
 
-def _own_last(hits: list, k: int | None) -> list:
-    """The ranked ``hits`` with the query's own table and the tables already joined after the
-    others, cut at ``k``: under either ranking they take no place of another hit, and are
-    listed (last) only where fewer than k others qualify."""
-    hits = sorted(hits, key=lambda h: h.is_query_table or h.in_chain)   # stable: rank kept
-    return hits if k is None else hits[:k]
-
-
 def _unflagged(hits: list) -> int:
     """Hits with no key warning (a measure, years, a coincidence) outside the query's own
     table and the tables already joined."""
@@ -1882,9 +1874,7 @@ class Engine:
                **options) -> SearchResult:
         """Tables joinable with the query column(s), best first.
 
-        ``k``: number of hits; the query's own table and the tables already joined take no
-        place of another hit (listed last, only where fewer than k others qualify; None: all
-        that qualify). ``threshold``: keep hits whose
+        ``k``: number of hits (None: all that qualify). ``threshold``: keep hits whose
         containment of the query is at least this (0..1). ``method``: "auto" (the best
         exact method the index supports for the number of query columns) or a name from
         :meth:`methods`. ``rank``: "overlap" (the method's order, as its paper ranks, but
@@ -1912,9 +1902,8 @@ class Engine:
             q = self._as_query_table(q, query, query_table, exclude_self)
         m = self._pick(method, q, threshold)
         options = m.resolve_options(options)
-        # the own table and those already joined take no place of k (marked by the
-        # annotations): the method is asked for more candidates than k, as for "useful"
-        pool = k if k is None or not annotate else max(POOL_FACTOR * k, k + POOL_EXTRA)
+        reorder = rank == "useful" or not include_own
+        pool = k if k is None or not reorder else max(POOL_FACTOR * k, k + POOL_EXTRA)
         stale = self._lake_changed() if annotate else None   # not in the search's seconds
         t0 = time.perf_counter()
         grows = rank == "useful" and k is not None
@@ -1967,8 +1956,11 @@ class Engine:
                                for h in hits if h.is_query_table or h.in_chain})
             hits = [h for h in hits if not (h.is_query_table or h.in_chain)]
         if rank == "useful":
-            hits.sort(key=lambda h: (-(h.usefulness or 0.0), -(h.overlap or 0), h.column_ids))
-        hits = _own_last(hits, k)    # "overlap": the method's order
+            hits.sort(key=lambda h: (h.is_query_table or h.in_chain, -(h.usefulness or 0.0),
+                                     -(h.overlap or 0), h.column_ids))
+        else:         # the method's order, the own table and those already joined last
+            hits.sort(key=lambda h: h.is_query_table or h.in_chain)
+        hits = hits[:k] if k is not None else hits
         for i, h in enumerate(hits):
             h.rank = i + 1
         params = SearchParams(k=k, threshold=threshold, options=options)

@@ -23,23 +23,6 @@ def test_own_table_is_last_and_marked_under_either_ranking(demo_engine, rank):
         assert [h.overlap for h in others] == sorted((h.overlap for h in others), reverse=True)
 
 
-@pytest.mark.parametrize("rank", ["overlap", "useful"])
-def test_own_table_takes_no_place_of_k_under_either_ranking(demo_engine, rank):
-    """k places go to the other tables: the first k of the whole list's others, in its
-    order; the own table (marked, last) only where fewer than k others qualify. Under
-    "overlap" the frame's own table shares every value and ranked first, so k=1 answered
-    with it alone (a new user's report)."""
-    fifa = demo_query()
-    whole = list(demo_engine.search(fifa, "country", k=None, rank=rank))
-    order = [h.column_ids for h in whole if not h.is_query_table]   # the oracle
-    assert len(order) >= 2 and whole[-1].is_query_table
-    for k in (1, 2):
-        res = list(demo_engine.search(fifa, "country", k=k, rank=rank))
-        assert [h.column_ids for h in res] == order[:k], (rank, k)
-    first = list(demo_engine.search(fifa, "country", k=1, rank="overlap"))
-    assert len(first) == 1 and not first[0].is_query_table
-
-
 def test_widget_marks_the_own_table(demo_engine):
     from lakejoin_jupyter.ui.session import Session
     from lakejoin_jupyter.ui.widget import DiscoveryWidget
