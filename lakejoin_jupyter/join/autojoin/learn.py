@@ -517,6 +517,18 @@ def _adjacent_in(words: list, joiner: str, o: str) -> bool:
     return any(a and b and a + joiner + b in o for a, b in zip(words, words[1:]))
 
 
+def memo_map(memo: dict, fn, vals) -> tuple:
+    """``tuple(fn(v) for v in vals)``, each value's result kept in ``memo`` (the operand
+    builders meet the same rows again across a run's example sets)."""
+    try:
+        return tuple(map(memo.__getitem__, vals))
+    except KeyError:
+        for v in vals:
+            if v not in memo:
+                memo[v] = fn(v)
+        return tuple(map(memo.__getitem__, vals))
+
+
 def trimmed_operands(ops: list, outputs: Sequence[str], cache: dict | None = None) -> list:
     """Operands read through ``Trim`` (ends stripped, inner whitespace runs as one space).
     One is kept only where it matters: for some example the trimmed value occurs whole in
@@ -527,13 +539,7 @@ def trimmed_operands(ops: list, outputs: Sequence[str], cache: dict | None = Non
     seen = {vals for _node, vals in ops}
     out = []
     for node, vals in ops:
-        try:
-            tv = tuple(map(trimmed.__getitem__, vals))
-        except KeyError:
-            for v in vals:
-                if v not in trimmed:
-                    trimmed[v] = normalize_space(v)
-            tv = tuple(map(trimmed.__getitem__, vals))
+        tv = memo_map(trimmed, normalize_space, vals)
         if tv in seen or not all(tv):
             continue
         if any(t != v and t.lower() in o.lower() and v.lower() not in o.lower()
@@ -560,13 +566,7 @@ def encoded_operands(ops: list, outputs: Sequence[str], cache: dict | None = Non
         for node, vals in ops:
             if isinstance(node, (Replace, Trim, Pad, Map, Words)):
                 continue
-            try:
-                ev = tuple(map(done.__getitem__, vals))
-            except KeyError:
-                for v in vals:
-                    if v not in done:
-                        done[v] = encode(v)
-                ev = tuple(map(done.__getitem__, vals))
+            ev = memo_map(done, encode, vals)
             if ev in seen or not all(ev):
                 continue
             fits = False
@@ -1043,13 +1043,7 @@ class ExampleSetLearner:
                            + trimmed_operands(plain, outputs, self.cache) + mapped
                            + encoded_operands(plain, outputs, self.cache)
                            + worded_operands(plain, outputs, self.cache)):
-            try:
-                forms = list(map(cc.__getitem__, vals))
-            except KeyError:
-                for v in vals:
-                    if v not in cc:
-                        cc[v] = tuple(apply_casing(v, casing) for casing in CASINGS)
-                forms = list(map(cc.__getitem__, vals))
+            forms = memo_map(cc, lambda v: tuple(apply_casing(v, c) for c in CASINGS), vals)
             # per casing, the values so cased (the first, "same", equal to vals)
             for casing, cv in zip(CASINGS, zip(*forms)):   # as it is, then cased
                 if cv in seen:
