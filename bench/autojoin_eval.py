@@ -548,7 +548,7 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh41", "fresh41 (clean, main's learner at 84deacf)"),
+    ("fresh41", "fresh41 (clean for main at 84deacf; development since)"),
     ("fresh40", "fresh40 (clean for main at ce57d19; development since)"),
     ("fresh39", "fresh39 (clean for main at 88d296e; development since)"),
     ("fresh38", "fresh38 (clean for main at b55b733; development since)"),

@@ -11,7 +11,8 @@ installed pip packages, the standard library and Debian's files; 32 to 39 in the
 DOWNLOADS being the folder of the set's pinned archives: fresh32's and fresh33's `npm pack`
 archives and PyPI wheels, fresh34's to fresh37's `apt-get download` .deb archives,
 fresh38's `pip download` archives, fresh39's Maven jars, read through
-bench/autojoin_case_tools.py.)
+bench/autojoin_case_tools.py; for 40 and 41, DOWNLOADS is the folder of an installation:
+fresh40's Rust toolchain, fresh41's CUDA 13.0 wheels.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
