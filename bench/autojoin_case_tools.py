@@ -17,6 +17,9 @@ pools), and no file of an archive is imported or run.
 - InstalledComponents (fresh40): the components of an installed Rust toolchain (the folder
   rustup installs a toolchain into), each pinned by the SHA-256 of the file list rustup wrote
   for it (lib/rustlib/manifest-<component>-<target>); members are the toolchain's files.
+- InstalledWheels (fresh41): the wheels installed into a folder whose ``dist-info/`` holds each
+  wheel's .dist-info folder (the CUDA toolkit's nvidia-* wheels), each pinned by the SHA-256 of
+  its RECORD; members are the folder's files.
 """
 from __future__ import annotations
 
@@ -257,3 +260,24 @@ class InstalledComponents(PinnedArchives):
 
     def text(self, downloads, key: str) -> str:
         return read_text(self.path(downloads, key))
+
+
+class InstalledWheels(InstalledComponents):
+    """Wheels installed into one folder (``downloads``: the folder), their .dist-info folders
+    under ``dist-info/``. An "archive" is a wheel's .dist-info folder
+    ("nvidia_nvtx-13.0.85.dist-info"), pinned by the SHA-256 of its RECORD; a member
+    ("<dist-info>:path") is a file or folder of the installed folder, relative to it."""
+
+    def __init__(self, *args):
+        super().__init__(*args, target="")
+
+    def mismatches(self, downloads=None) -> list:
+        if downloads is None:
+            return [f"the installed folder is not given ({self.variable} for the tests; it is "
+                    f"the folder {self.fetched_by} fills, with the wheels "
+                    + " ".join(f"{p}{self.pin}{v}" for p, v, _ in self.archives.values())
+                    + ")"]
+        return PinnedArchives.mismatches(self, downloads)
+
+    def archive_path(self, downloads: Path, name: str) -> Path:
+        return downloads / "dist-info" / name / "RECORD"

@@ -11,7 +11,8 @@ installed pip packages, the standard library and Debian's files; 32 to 39 in the
 DOWNLOADS being the folder of the set's pinned archives: fresh32's and fresh33's `npm pack`
 archives and PyPI wheels, fresh34's to fresh37's `apt-get download` .deb archives,
 fresh38's `pip download` archives, fresh39's Maven jars, read through
-bench/autojoin_case_tools.py.)
+bench/autojoin_case_tools.py; for 40 and 41, DOWNLOADS is the folder of an installation:
+fresh40's Rust toolchain, fresh41's CUDA 13.0 wheels.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -38,7 +39,8 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from autojoin_case_tools import (  # noqa: E402  (pinned archives: fresh32 on)
-    InstalledComponents, StreamedArchives, UnpackedArchives, read_text, run, sha256)
+    InstalledComponents, InstalledWheels, StreamedArchives, UnpackedArchives, read_text, run,
+    sha256)
 
 
 def _read(lake: Path, rel: str, **kw) -> pd.DataFrame:
@@ -15120,6 +15122,344 @@ def make_fresh40(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh41 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh41_cases.md, with the pool's rule): fresh40's (a)-(h) except
+# (a)'s pool, and (f) and (g)'s sources read as a file of the pool (at most two cases each).
+# (a) both tables come from files of NVIDIA's CUDA 13.0 toolkit as PyPI's nvidia-* wheels
+#     installed it into one folder (its bin/, dist-info/, include/, lib/ and nvvm/; lib64 and
+#     targets are links into it), less files whose path holds an earlier set's path word and
+#     data an earlier set read. The folder is given as an argument: each wheel is pinned by
+#     its version and the SHA-256 of its RECORD, every file read by its SHA-256; nothing of the
+#     toolkit is run, compiled or loaded (headers, RECORD and METADATA read as text through re);
+# (b)-(h) as fresh40's (at least half the cases real pairs).
+
+# Pool sources of (a), the wheels installed in the folder, in alphabetical order.
+_FRESH41_POOL = ("nvidia-cuda-cccl", "nvidia-cuda-crt", "nvidia-cuda-culibos", "nvidia-cuda-cupti",
+                 "nvidia-cuda-cuxxfilt", "nvidia-cuda-nvcc", "nvidia-cuda-profiler-api",
+                 "nvidia-cuda-runtime", "nvidia-nvtx", "nvidia-nvvm")
+
+# The wheels the cases read, named as their .dist-info folders are (package, version, SHA-256
+# of the wheel's RECORD); make_fresh41 refuses any other.
+FRESH41_ARCHIVES = {
+    "nvidia_cuda_cccl-13.0.85.dist-info": (
+        "nvidia-cuda-cccl", "13.0.85",
+        "aefb6efc37579f3462cd52c4d864f104dc336c5fd31d053482c71c6a52b17d5d"),
+    "nvidia_cuda_crt-13.0.88.dist-info": (
+        "nvidia-cuda-crt", "13.0.88",
+        "71ab48ca61c318340b9389b47a0f523b9f20d22ba52e34fad11f0f425d28bee1"),
+    "nvidia_cuda_culibos-13.0.85.dist-info": (
+        "nvidia-cuda-culibos", "13.0.85",
+        "4960fb1e6acf1cbd9944ae2026508d049792f0c10709e19223c237b51fbfd809"),
+    "nvidia_cuda_cupti-13.0.85.dist-info": (
+        "nvidia-cuda-cupti", "13.0.85",
+        "e3f21e50e718e4bad31f0d6f739c4fdfa9c2f0b301fe25f1404e26f8c93aa573"),
+    "nvidia_cuda_cuxxfilt-13.0.85.dist-info": (
+        "nvidia-cuda-cuxxfilt", "13.0.85",
+        "9f21f4393c421862c053c1bf6b394a7317dfa322db65ae63d3f957068501922c"),
+    "nvidia_cuda_nvcc-13.0.88.dist-info": (
+        "nvidia-cuda-nvcc", "13.0.88",
+        "a99b763946753336642dfc585575bd9b2bf7c7459a3b5394c14599cd9115832e"),
+    "nvidia_cuda_profiler_api-13.0.85.dist-info": (
+        "nvidia-cuda-profiler-api", "13.0.85",
+        "82581a03b33934c7f516f62bb50ffa00c4fb79cf0674d916651868c77f64e697"),
+    "nvidia_cuda_runtime-13.0.96.dist-info": (
+        "nvidia-cuda-runtime", "13.0.96",
+        "9b777c0fdafeb46a8f27cf75864b8e135f8321d08427a1e861fe4ce50d3c2c6d"),
+    "nvidia_nvtx-13.0.85.dist-info": (
+        "nvidia-nvtx", "13.0.85",
+        "04387da6371ccb59ff146cf5dabe0bb04c44861e9787a513fa4a3bcbebe5c620"),
+    "nvidia_nvvm-13.0.88.dist-info": (
+        "nvidia-nvvm", "13.0.88",
+        "20b33a33b85161c96f09c0696450543a7e122a84d728dd78de177ad5e72dc9dd"),
+}
+# Files of those wheels read by make_fresh41 ("<dist-info>:path in the folder" -> SHA-256).
+FRESH41_FILES = {
+    "nvidia_cuda_cccl-13.0.85.dist-info:include/cccl/cub/agent/agent_batch_memcpy.cuh":
+        "09aff9ff9c6b82e845b28936f2a43d4e121b5f351b34adbbdb9f2566e5014bc3",
+    "nvidia_cuda_cccl-13.0.85.dist-info:include/cccl/cub/agent/agent_merge.cuh":
+        "37bcee0ed927ea26abed1d8115fca511aa42331094d560af7c895dddfc052291",
+    "nvidia_cuda_runtime-13.0.96.dist-info:include/cuda.h":
+        "64025f81a9d6d2b10e9e11654f3523e5b046d01b883f0b9ca474e463274b80d4",
+    "nvidia_cuda_runtime-13.0.96.dist-info:include/driver_types.h":
+        "0bde4513292bbd80d4fa1d2ee0b605052246d5f128bb08ab69a442b942024517",
+    "nvidia_cuda_runtime-13.0.96.dist-info:include/cudaGL.h":
+        "80c4f51cf19afac8ae8e2d2002c298af85f8e4b736f472a0942fedb4d486c943",
+    "nvidia_cuda_runtime-13.0.96.dist-info:include/cudaEGL.h":
+        "8abb9953dc52180709dbd3845f82bf528d68e0d18ff61820bf67e239939f0d0a",
+    "nvidia_cuda_cupti-13.0.85.dist-info:include/cupti_driver_cbid.h":
+        "8d203d94c8be9af5ed34db316a4fd483c66a5b946c6bf91b5c77e12eff9511de",
+    "nvidia_cuda_cupti-13.0.85.dist-info:include/Openmp/omp-tools.h":
+        "026b82ff13c2ed53eedc1f96e0f997b8236e7c56b0858f0f8cd5de3da40500e8",
+    "nvidia_cuda_cccl-13.0.85.dist-info:dist-info/nvidia_cuda_cccl-13.0.85.dist-info/METADATA":
+        "bb4cb026479fa6e9334013c56469dc671aa8a8bcae8ffb3048385587008181ba",
+    "nvidia_cuda_crt-13.0.88.dist-info:dist-info/nvidia_cuda_crt-13.0.88.dist-info/METADATA":
+        "98a20c1f5603c570021e57bba511125476a428672bab5c21b6b2fe85d1f8832b",
+    "nvidia_cuda_culibos-13.0.85.dist-info:"
+    "dist-info/nvidia_cuda_culibos-13.0.85.dist-info/METADATA":
+        "ed04254fcfea1e1a299812970a1317dff58a424daf9d60cf8a284954a4cb7c2a",
+    "nvidia_cuda_cupti-13.0.85.dist-info:dist-info/nvidia_cuda_cupti-13.0.85.dist-info/METADATA":
+        "ae42b56aa16feaa9994af204b6c82ac546fed7d67cf584cc10d1f2b7119b5eac",
+    "nvidia_cuda_cuxxfilt-13.0.85.dist-info:"
+    "dist-info/nvidia_cuda_cuxxfilt-13.0.85.dist-info/METADATA":
+        "9d2aeee1d810b3e806a6e0c88ff23f948f3ddc54dcb9ed4eb7d96e2afbabf37e",
+    "nvidia_cuda_nvcc-13.0.88.dist-info:dist-info/nvidia_cuda_nvcc-13.0.88.dist-info/METADATA":
+        "007ee4920a0e94ecee0abe1be022f39ad3568c6b3e81d8ac41b3bcc871e75f4a",
+    "nvidia_cuda_profiler_api-13.0.85.dist-info:"
+    "dist-info/nvidia_cuda_profiler_api-13.0.85.dist-info/METADATA":
+        "0916599c809bd6ba15932a5ade31c2450044b3eded87b2a75af1f12c3047bca1",
+    "nvidia_cuda_runtime-13.0.96.dist-info:"
+    "dist-info/nvidia_cuda_runtime-13.0.96.dist-info/METADATA":
+        "30699e3ca76f6f41f5252e7a0fce2c2d303c465b86c1b022e03a2799bd15098b",
+    "nvidia_nvtx-13.0.85.dist-info:dist-info/nvidia_nvtx-13.0.85.dist-info/METADATA":
+        "4777c4d7b040cdead515e13febe9da861052e4690bdfc2c67664b13aaf605be5",
+    "nvidia_nvvm-13.0.88.dist-info:dist-info/nvidia_nvvm-13.0.88.dist-info/METADATA":
+        "126b90f982840a4c9bca1587d2adfaceb18e881b898d2057187c49901b228186",
+}
+# Where the tests look for the installed folder (they never download).
+FRESH41_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH41_DOWNLOADS"
+_PINNED41 = InstalledWheels("fresh41", FRESH41_ARCHIVES, FRESH41_FILES,
+                            FRESH41_DOWNLOADS_VARIABLE,
+                            "the machine image's pip install of the CUDA 13.0 wheels (each "
+                            "wheel's nvidia/cu13/ tree merged into it, its .dist-info folder "
+                            "under dist-info/; /usr/local/cuda-13.0 here)",
+                            "==")
+fresh41_version_mismatches = _PINNED41.mismatches
+_RUNTIME41 = "nvidia_cuda_runtime-13.0.96.dist-info"
+_CUPTI41 = "nvidia_cuda_cupti-13.0.85.dist-info"
+_CCCL41 = "nvidia_cuda_cccl-13.0.85.dist-info"
+
+
+def _c_code41(text: str) -> str:
+    """C source without its comments (block and line comments blanked, lines kept)."""
+    import re
+    text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    return re.sub(r"//[^\n]*", "", text)
+
+
+def _enumerators41(downloads, key: str, enum: str) -> list:
+    """The enumerators of C enum ``enum`` in a pinned header that give a value: (name, the
+    value as written)."""
+    import re
+    code = _c_code41(_PINNED41.text(downloads, key))
+    body = re.search(r"enum\s+(?:__device_builtin__\s+)?" + enum + r"\s*\{(.*?)\}", code,
+                     re.S).group(1)
+    return re.findall(r"(\w+)\s*=\s*(0x[0-9a-fA-F]+|-?\d+)\s*(?:,|$)", body.strip())
+
+
+def _functions41(downloads, key: str, pattern: str) -> pd.DataFrame:
+    """The functions a pinned header declares (``pattern``: the text before the name), each
+    once (its first declaration), with its parameter list (spaces folded)."""
+    import re
+    code = _c_code41(_PINNED41.text(downloads, key))
+    rows, seen = [], set()
+    for name, params in re.findall(pattern + r"\s+(\w+)\s*\(([^;{]*?)\)\s*;", code, re.S):
+        if name not in seen:
+            seen.add(name)
+            rows.append((name, " ".join(params.split())))
+    return pd.DataFrame(rows, columns=["function", "parameters"])
+
+
+def _include_files41(downloads) -> pd.DataFrame:
+    """The header files the ten wheels install (their RECORDs' lines under
+    nvidia/cu13/include/, the path relative to include/ and the size in bytes), each RECORD
+    checked against its pin."""
+    rows = []
+    for name, (_, _, want) in FRESH41_ARCHIVES.items():
+        data = _PINNED41.archive_path(Path(downloads), name).read_bytes()
+        if sha256(data) != want:
+            raise RuntimeError(f"{name}/RECORD differs from the content fresh41 was made with")
+        for line in data.decode("utf-8").splitlines():
+            path, _, size = line.rsplit(",", 2)
+            if path.startswith("nvidia/cu13/include/"):
+                rows.append((path[len("nvidia/cu13/include/"):], size))
+    return pd.DataFrame(sorted(rows), columns=["header file", "bytes"])
+
+
+# ---- real pairs, keys as two producers write them (class A)
+
+def _cub_includes41(downloads, out, name: str, header: str):
+    """A CUB header's #include directives (as written, with their line) against the header
+    files the wheels install; truth: the file the directive names, found under CCCL's include
+    root include/cccl/ (where CCCL's CMake package's header search puts it)."""
+    import re
+    text = _PINNED41.text(downloads, f"{_CCCL41}:include/cccl/cub/agent/{header}")
+    found = [(m.group(0).strip(), str(text.count("\n", 0, m.start()) + 1), m.group(1))
+             for m in re.finditer(r"^[ \t]*#[ \t]*include[ \t]*[<\"]([^>\"]+)[>\"]", text, re.M)]
+    src = pd.DataFrame([(d, line) for d, line, _ in found],
+                       columns=["include directive", "line"])
+    tgt = _include_files41(downloads)
+    files = list(tgt["header file"])
+    pairs = [(i, files.index("cccl/" + path)) for i, (_, _, path) in enumerate(found)
+             if "cccl/" + path in files]
+    return _fresh41_case(out, name, src, tgt, pairs)
+
+
+def cub_batch_memcpy_includes_headers(downloads, out):
+    """CUB's agent_batch_memcpy.cuh's #include directives (written by hand, "#include
+    <cub/block/block_load.cuh>") against the header files the CUDA wheels install
+    ("cccl/cub/block/block_load.cuh", with its size; the RECORDs the wheels' builder wrote).
+    File names. N:1 allowed, 1:1 here."""
+    return _cub_includes41(downloads, out, "cub_batch_memcpy_includes_headers",
+                           "agent_batch_memcpy.cuh")
+
+
+def cub_merge_includes_headers(downloads, out):
+    """CUB's agent_merge.cuh's #include directives against the header files the CUDA wheels
+    install (as cub_batch_memcpy_includes_headers). File names. 1:1 here."""
+    return _cub_includes41(downloads, out, "cub_merge_includes_headers", "agent_merge.cuh")
+
+
+def _driver_runtime_enum41(downloads, out, name: str, driver: str, runtime: str,
+                           columns: tuple):
+    """A driver API enum of cuda.h (the enumerator and its value) against the runtime API's
+    enum of driver_types.h that mirrors it (the enumerator); truth: the runtime enumerator
+    whose value is the driver one's (each value named once on each side, checked)."""
+    drv = _enumerators41(downloads, f"{_RUNTIME41}:include/cuda.h", driver)
+    rt = _enumerators41(downloads, f"{_RUNTIME41}:include/driver_types.h", runtime)
+    values = [int(v, 0) for _, v in drv]
+    if len(set(values)) != len(values) or len({int(v, 0) for _, v in rt}) != len(rt):
+        raise ValueError(f"{name}: a value named twice")
+    src = pd.DataFrame(drv, columns=[columns[0], "value"])
+    tgt = pd.DataFrame({columns[1]: [n for n, _ in rt]})
+    pairs = [(values.index(int(v, 0)), j) for j, (_, v) in enumerate(rt)
+             if int(v, 0) in values]
+    return _fresh41_case(out, name, src, tgt, pairs)
+
+
+def cuda_jit_options_runtime_enum(downloads, out):
+    """The driver API's JIT options (cuda.h's CUjit_option, "CU_JIT_MAX_REGISTERS" = 0)
+    against the runtime API's (driver_types.h's cudaJitOption, "cudaJitMaxRegisters"): two
+    headers for two libraries (libcuda, libcudart); truth: the same value. Case and
+    punctuation. 1:1."""
+    return _driver_runtime_enum41(downloads, out, "cuda_jit_options_runtime_enum",
+                                  "CUjit_option_enum", "cudaJitOption",
+                                  ("driver option", "runtime option"))
+
+
+def cuda_launch_attributes_runtime_enum(downloads, out):
+    """The driver API's launch attributes (cuda.h's CUlaunchAttributeID,
+    "CU_LAUNCH_ATTRIBUTE_COOPERATIVE" = 2) against the runtime API's (driver_types.h's
+    cudaLaunchAttributeID, "cudaLaunchAttributeCooperative"); truth: the same value. Case and
+    punctuation. 1:1."""
+    return _driver_runtime_enum41(downloads, out, "cuda_launch_attributes_runtime_enum",
+                                  "CUlaunchAttributeID_enum", "cudaLaunchAttributeID",
+                                  ("driver attribute", "runtime attribute"))
+
+
+def _driver_functions_cupti_cbids41(downloads, out, name: str, header: str):
+    """A driver API header's functions (the function and its parameters) against CUPTI's
+    callback ids for the driver API (cupti_driver_cbid.h, "CUPTI_DRIVER_TRACE_CBID_cuInit" =
+    1, the CUPTI wheel); truth: the id naming the function."""
+    src = _functions41(downloads, f"{_RUNTIME41}:include/{header}", r"CUresult\s+CUDAAPI")
+    ids = _enumerators41(downloads, f"{_CUPTI41}:include/cupti_driver_cbid.h", "")
+    tgt = pd.DataFrame(ids, columns=["callback id", "id value"])
+    names = list(tgt["callback id"])
+    pairs = [(i, names.index("CUPTI_DRIVER_TRACE_CBID_" + f))
+             for i, f in enumerate(src["function"]) if "CUPTI_DRIVER_TRACE_CBID_" + f in names]
+    return _fresh41_case(out, name, src, tgt, pairs)
+
+
+def cudaegl_functions_cupti_cbids(downloads, out):
+    """The EGL interoperability functions of the driver API (cudaEGL.h, the runtime wheel:
+    "cuGraphicsEGLRegisterImage" and its parameters) against CUPTI's callback ids for the
+    driver API ("CUPTI_DRIVER_TRACE_CBID_cuGraphicsEGLRegisterImage"). Codes with prefixes.
+    1:1."""
+    return _driver_functions_cupti_cbids41(downloads, out, "cudaegl_functions_cupti_cbids",
+                                           "cudaEGL.h")
+
+
+def cudagl_functions_cupti_cbids(downloads, out):
+    """The OpenGL interoperability functions of the driver API (cudaGL.h: "cuGLCtxCreate" and
+    its parameters) against CUPTI's callback ids for the driver API
+    ("CUPTI_DRIVER_TRACE_CBID_cuGLCtxCreate"). Codes with prefixes. 1:1."""
+    return _driver_functions_cupti_cbids41(downloads, out, "cudagl_functions_cupti_cbids",
+                                           "cudaGL.h")
+
+
+# ---- written formats (class C)
+
+def nvidia_wheels_pip_requirements(downloads, out):
+    """The installed wheels as their METADATA names them (Name, Version, Summary) against the
+    pip requirement pinning each, "nvidia-cuda-cccl==13.0.85" (pip's requirement specifier).
+    Multi-column keys. 1:1."""
+    import re
+    rows = []
+    for name in FRESH41_ARCHIVES:
+        meta = _PINNED41.text(downloads, f"{name}:dist-info/{name}/METADATA")
+        rows.append(tuple(re.search(rf"^{field}: (.*)$", meta, re.M).group(1).strip()
+                          for field in ("Name", "Version", "Summary")))
+    src = pd.DataFrame(rows, columns=["package", "version", "summary"])
+    tgt = pd.DataFrame({"requirement": [f"{n}=={v}" for n, v, _ in rows]})
+    return _fresh41_case(out, "nvidia_wheels_pip_requirements", src, tgt,
+                         [(i, i) for i in range(len(src))])
+
+
+def ompt_inquiry_functions_lookups(downloads, out):
+    """The OMPT inquiry functions LLVM's omp-tools.h lists (FOREACH_OMPT_INQUIRY_FN, in its
+    order) against the call an OMPT tool makes to get one from the runtime's lookup function,
+    `(ompt_set_callback_t) lookup("ompt_set_callback")` (OpenMP's ompt_function_lookup_t, the
+    entry point cast to the type the header names <function>_t). Parts of longer values.
+    1:1."""
+    import re
+    text = _PINNED41.text(downloads, f"{_CUPTI41}:include/Openmp/omp-tools.h")
+    block = re.search(r"#define FOREACH_OMPT_INQUIRY_FN\(macro\)(.*?)\n\s*\n", text,
+                      re.S).group(1)
+    names = re.findall(r"macro\s*\((\w+)\)", block)
+    src = pd.DataFrame({"inquiry function": names,
+                        "position": [str(i + 1) for i in range(len(names))]})
+    tgt = pd.DataFrame({"lookup call": [f'({n}_t) lookup("{n}")' for n in names]})
+    return _fresh41_case(out, "ompt_inquiry_functions_lookups", src, tgt,
+                         [(i, i) for i in range(len(src))])
+
+
+def _camel41(words: str) -> str:
+    """"MAX_REGISTERS" -> "MaxRegisters"."""
+    return "".join(w.capitalize() for w in words.split("_"))
+
+
+# Hand-written reference functions (criterion (c)): case -> (target key column, function).
+FRESH41_REFERENCE = {
+    "cub_batch_memcpy_includes_headers": (
+        "header file", lambda r: "cccl/" + r["include directive"].split("<", 1)[-1].rstrip(">")),
+    "cub_merge_includes_headers": (
+        "header file", lambda r: "cccl/" + r["include directive"].split("<", 1)[-1].rstrip(">")),
+    "cuda_jit_options_runtime_enum": (
+        "runtime option", lambda r: "cudaJit" + _camel41(r["driver option"][len("CU_JIT_"):])),
+    "cuda_launch_attributes_runtime_enum": (
+        "runtime attribute",
+        lambda r: "cudaLaunchAttribute"
+        + _camel41(r["driver attribute"][len("CU_LAUNCH_ATTRIBUTE_"):])),
+    "cudaegl_functions_cupti_cbids": (
+        "callback id", lambda r: "CUPTI_DRIVER_TRACE_CBID_" + r["function"]),
+    "cudagl_functions_cupti_cbids": (
+        "callback id", lambda r: "CUPTI_DRIVER_TRACE_CBID_" + r["function"]),
+    "nvidia_wheels_pip_requirements": ("requirement",
+                                       lambda r: r["package"] + "==" + r["version"]),
+    "ompt_inquiry_functions_lookups": (
+        "lookup call",
+        lambda r: f'({r["inquiry function"]}_t) lookup("{r["inquiry function"]}")'),
+}
+_fresh41_case = partial(_fresh8_case, reference=FRESH41_REFERENCE)
+
+
+def make_fresh41(downloads, out: Path) -> list:
+    """The fresh41 cases from the CUDA 13.0 wheels installed in ``downloads`` (the folder
+    holding bin/, dist-info/, include/ and lib/, never committed; None: the set cannot be
+    made)."""
+    _refuse_other_versions("fresh41", fresh41_version_mismatches(downloads))
+    return [
+        cub_batch_memcpy_includes_headers(downloads, out),
+        cub_merge_includes_headers(downloads, out),
+        cuda_jit_options_runtime_enum(downloads, out),
+        cuda_launch_attributes_runtime_enum(downloads, out),
+        cudaegl_functions_cupti_cbids(downloads, out),
+        cudagl_functions_cupti_cbids(downloads, out),
+        nvidia_wheels_pip_requirements(downloads, out),
+        ompt_inquiry_functions_lookups(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -15279,6 +15619,9 @@ SETS = (
     ("fresh40", make_fresh40, "make the fortieth fresh validation set "
      "(bench/data/autojoin-fresh40) from files of the Rust 1.95.0 toolchain's components that "
      "no earlier set read instead; the first folder is then the toolchain's (rustup's)"),
+    ("fresh41", make_fresh41, "make the forty-first fresh validation set "
+     "(bench/data/autojoin-fresh41) from files of the CUDA 13.0 toolkit's PyPI wheels that no "
+     "earlier set read instead; the first folder is then the one they are installed in"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -15286,7 +15629,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh39 the folder of their downloaded archives, for --fresh40 the Rust toolchain's folder")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh39 the folder of their downloaded archives, for --fresh40 the Rust toolchain's folder, for --fresh41 the folder the CUDA wheels are installed in")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -15295,12 +15638,12 @@ def main(argv=None):
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
                  " --fresh32 ... --fresh39 need the folder of their downloaded archives,"
-                 " --fresh40 the Rust toolchain's folder)")
+                 " --fresh40 the Rust toolchain's folder, --fresh41 the CUDA wheels' folder)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh40: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh41: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

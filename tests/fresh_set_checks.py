@@ -212,6 +212,10 @@ SOURCES = {
                 "org.eclipse.platform:org.eclipse.osgi", "org.jetbrains.kotlin:kotlin-stdlib-common"},
     # the Rust 1.95.0 toolchain's components, as rustup names them
     "fresh40": {"cargo", "clippy-preview", "rust-docs", "rust-std", "rustc", "rustfmt-preview"},
+    # the CUDA 13.0 toolkit's wheels, as PyPI names them
+    "fresh41": {"nvidia-cuda-cccl", "nvidia-cuda-crt", "nvidia-cuda-culibos", "nvidia-cuda-cupti",
+                "nvidia-cuda-cuxxfilt", "nvidia-cuda-nvcc", "nvidia-cuda-profiler-api",
+                "nvidia-cuda-runtime", "nvidia-nvtx", "nvidia-nvvm"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -266,6 +270,7 @@ STDLIB = {
     "fresh38": set(),
     "fresh39": set(),
     "fresh40": set(),
+    "fresh41": set(),
 }
 # The platform of the Rust toolchain fresh40 reads (its components' names end with it).
 TOOLCHAIN_TARGET = "x86_64-unknown-linux-gnu"
@@ -496,13 +501,14 @@ class FreshSet:
         section names is pinned (and every pin named), every archive is pinned by package,
         version and SHA-256 under the name `npm pack` (for a wheel or a source archive, `pip
         download`; for a Debian package, `apt-get download`; for a jar, Maven's local
-        repository; for a Rust toolchain's component, rustup's download) gives it, its package
+        repository; for a Rust toolchain's component, rustup's download; for an installed wheel,
+        its .dist-info folder) gives it, its package
         is in the pool, and no pool package is a source an earlier set read."""
         m = self.maker
         archives = getattr(m, f"{self.upper}_ARCHIVES")
         files = getattr(m, f"{self.upper}_FILES")
-        named = re.findall(r'"([\w.%+~-]+(?:\.(?:tgz|whl|deb|tar\.gz|jar)|-' + TOOLCHAIN_TARGET
-                           + r'):[^"]+)"', self.code())
+        named = re.findall(r'"([\w.%+~-]+(?:\.(?:tgz|whl|deb|tar\.gz|jar|dist-info)|-'
+                           + TOOLCHAIN_TARGET + r'):[^"]+)"', self.code())
         assert set(named) == set(files)
         assert all(re.fullmatch(r"[0-9a-f]{64}", h) for h in files.values())
         assert all(re.fullmatch(r"[0-9a-f]{64}", a[2]) for a in archives.values())
@@ -515,10 +521,11 @@ class FreshSet:
             sdist = f"{package}-{version}.tar.gz"          # as PyPI spells the name, any case
             jar = f"{package.split(':')[-1]}-{version}.jar"  # groupId:artifactId, as Maven names it
             component = f"{package}-{version}-{TOOLCHAIN_TARGET}"   # as rustup names a download
+            installed = f"{package.replace('-', '_')}-{version}.dist-info"   # an installed wheel
             assert (name == f"{package.lstrip('@').replace('/', '-')}-{version}.tgz"
                     or re.fullmatch(wheel, name) or re.fullmatch(deb, name)
                     or name.lower() == sdist or (":" in package and name == jar)
-                    or name == component), name
+                    or name == component or name == installed), name
         pool = {p.split()[0] for p in getattr(m, f"_{self.upper}_POOL")}
         assert pool == SOURCES[self.name]
         assert not pool & self.earlier

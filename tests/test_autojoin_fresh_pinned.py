@@ -1,8 +1,8 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh40 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh41 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
 fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33, fresh34,
-fresh35, fresh36, fresh37, fresh38, fresh39 and fresh40 never), meet
+fresh35, fresh36, fresh37, fresh38, fresh39, fresh40 and fresh41 never), meet
 their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
@@ -20,7 +20,8 @@ wheels in the folder AUTOJOIN_FRESH33_DOWNLOADS names; for fresh34 to fresh37, t
 archives in the folders AUTOJOIN_FRESH34_DOWNLOADS ... AUTOJOIN_FRESH37_DOWNLOADS name; for
 fresh38, its PyPI wheels and source archive in the folder AUTOJOIN_FRESH38_DOWNLOADS names;
 for fresh39, its Maven jars in the folder AUTOJOIN_FRESH39_DOWNLOADS names; for fresh40, the
-Rust 1.95.0 toolchain rustup installs, in the folder AUTOJOIN_FRESH40_DOWNLOADS names); the
+Rust 1.95.0 toolchain rustup installs, in the folder AUTOJOIN_FRESH40_DOWNLOADS names; for
+fresh41, the CUDA 13.0 wheels installed in the folder AUTOJOIN_FRESH41_DOWNLOADS names); the
 regeneration test skips, naming
 what differs, where they are not here. No test downloads.
 """
@@ -157,6 +158,10 @@ ALLOWED_39 = {"re"}
 # through the shared reader. No module is read for its tables and nothing of the toolchain is
 # run.
 ALLOWED_40 = {"re"}
+# The modules fresh41's section of the case maker may import: re (parsing the C headers and
+# the wheels' METADATA as text); the installed files are read through the shared reader. No
+# module is read for its tables and nothing of the toolkit is run, compiled or loaded.
+ALLOWED_41 = {"re"}
 # The modules the shared archive reader of the sets read from downloads (fresh32 on,
 # bench/autojoin_case_tools.py, outside every set's section) may import: hashlib (the pins),
 # json (JSON members), shutil (removing an earlier unpacking), subprocess (the tar, unzip,
@@ -436,6 +441,13 @@ FIGURES = {
                         "apache", "doxia", "surefire", "eclipse", "osgi", "kotlin"),
                        ("cargo_cfg_variables_reference_options",
                         lambda r: "CARGO_CFG_" + r["option"])),
+    # read from the folder the CUDA 13.0 wheels are installed in, no system folder; the path
+    # words held here are fresh40's pool's
+    "fresh41": Figures(ALLOWED_41, (),
+                       ("cargo", "clippy", "rustc", "rustdoc", "rustfmt", "rust-docs",
+                        "rust-std", "rustlib"),
+                       ("cuda_launch_attributes_runtime_enum",
+                        lambda r: "cudaLaunchAttribute" + r["driver attribute"][20:])),
 }
 
 
@@ -529,6 +541,30 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh41": [
+        ("cub_batch_memcpy_includes_headers",
+         {"include directive": "#include <cuda/std/type_traits>", "line": "57"},
+         "cccl/cuda/std/type_traits"),
+        ("cub_merge_includes_headers",
+         {"include directive": "#include <thrust/system/cuda/detail/core/util.h>", "line": "23"},
+         "cccl/thrust/system/cuda/detail/core/util.h"),
+        ("cuda_jit_options_runtime_enum", {"driver option": "CU_JIT_LOG_VERBOSE", "value": "12"},
+         "cudaJitLogVerbose"),
+        ("cuda_launch_attributes_runtime_enum",
+         {"driver attribute": "CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION",
+          "value": "5"}, "cudaLaunchAttributeProgrammaticStreamSerialization"),
+        ("cudaegl_functions_cupti_cbids",
+         {"function": "cuEGLStreamProducerPresentFrame", "parameters": ""},
+         "CUPTI_DRIVER_TRACE_CBID_cuEGLStreamProducerPresentFrame"),
+        ("cudagl_functions_cupti_cbids", {"function": "cuGLMapBufferObject_v2", "parameters": ""},
+         "CUPTI_DRIVER_TRACE_CBID_cuGLMapBufferObject_v2"),
+        ("nvidia_wheels_pip_requirements",
+         {"package": "nvidia-cuda-profiler-api", "version": "13.0.85", "summary": ""},
+         "nvidia-cuda-profiler-api==13.0.85"),
+        ("ompt_inquiry_functions_lookups", {"inquiry function": "ompt_get_proc_id",
+                                            "position": "17"},
+         '(ompt_get_proc_id_t) lookup("ompt_get_proc_id")'),
+    ],
     "fresh40": [
         ("cargo_bash_options_man_pages",
          {"completion variable": "opt__generate_lockfile", "options": "$opt_common"},
@@ -1249,6 +1285,11 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh41": [    # the id names the function as declared, not the versioned entry point
+                    # its macro maps it to
+        ("cudagl_functions_cupti_cbids", {"function": "cuGLCtxCreate", "parameters": ""},
+         "CUPTI_DRIVER_TRACE_CBID_cuGLCtxCreate_v2"),
+    ],
     "fresh40": [    # bash completes `cargo report future-incompat` by its alias; a table's
                     # variable has one more placeholder than its key
         ("cargo_bash_options_man_pages",
