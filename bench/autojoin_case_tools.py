@@ -7,7 +7,7 @@ refused. Archives are read through programs (tar, unzip, dpkg-deb, gzip, sqlite3
 through the standard library's tarfile, zipfile, gzip or sqlite3 modules (earlier sets'
 pools), and no file of an archive is imported or run.
 
-- StreamedArchives (fresh32, fresh33): members streamed out of npm tarballs and wheels
+- StreamedArchives (fresh32, fresh33, fresh42): members streamed out of npm tarballs and wheels
   (tar -xzOf, unzip -p); a folder's digest covers its members' names and the content of
   those ending in ``hashed_suffix``.
 - UnpackedArchives (fresh34 on): Debian packages (dpkg-deb -x), wheels and Java archives
@@ -37,6 +37,15 @@ def run(*args) -> bytes:
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """A file's SHA-256, read in chunks (an archive may be larger than memory should hold)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def tree_digest(root: Path) -> str:
@@ -81,7 +90,7 @@ class PinnedArchives:
             path = self.archive_path(downloads, name)
             if not path.is_file():
                 wrong.append(f"{path} missing")
-            elif sha256(path.read_bytes()) != want:
+            elif file_sha256(path) != want:
                 wrong.append(f"{path}: other content")
         if wrong:
             return wrong

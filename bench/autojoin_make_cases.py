@@ -12,7 +12,8 @@ DOWNLOADS being the folder of the set's pinned archives: fresh32's and fresh33's
 archives and PyPI wheels, fresh34's to fresh37's `apt-get download` .deb archives,
 fresh38's `pip download` archives, fresh39's Maven jars, read through
 bench/autojoin_case_tools.py; for 40 and 41, DOWNLOADS is the folder of an installation:
-fresh40's Rust toolchain, fresh41's CUDA 13.0 wheels.)
+fresh40's Rust toolchain, fresh41's CUDA 13.0 wheels; for 42, the folder holding the torch
+2.13.0+cpu and 2.14.1 wheels, read as zip archives.)
 
 Each case is a folder with source.csv, target.csv and ground_truth.csv (the correct joined
 rows: the source row's cells followed by the target row's cells), like the 21 cases of the
@@ -15460,6 +15461,329 @@ def make_fresh41(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh42 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh42_cases.md, with the pool's rule): fresh41's (a)-(h) except
+# (a)'s pool, (f)'s order (three passes over nine table families) and (g)'s two limits on
+# sameness (two cases per pair of tables, one per format pair).
+# (a) both tables come from members of PyTorch's wheels torch 2.13.0+cpu and torch 2.14.1
+#     (and torchvision 0.28.0 and 0.29.1, surveyed, none read), read as zip archives through
+#     the unzip program from the folder given as an argument (each wheel pinned by its
+#     SHA-256, every member read by its SHA-256); nothing is installed, imported, run or
+#     loaded (YAML, headers, stubs and RECORDs read as text through re);
+# (b)-(h) as fresh41's (at least half the cases, and at least four, real pairs).
+
+# Pool sources of (a), the wheels' projects.
+_FRESH42_POOL = ("torch", "torchvision")
+
+# The wheels the cases read, as their files are named (project, version, SHA-256 of the
+# wheel); make_fresh42 refuses any other.
+FRESH42_ARCHIVES = {
+    "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl": (
+        "torch", "2.13.0+cpu",
+        "6746dbcbeb526eb61330b76b41ff1b4eb848951103a892eeb080dfa2b264667b"),
+    "torch-2.14.1-cp311-cp311-manylinux_2_28_x86_64.whl": (
+        "torch", "2.14.1",
+        "305a61f61f35f128579f299c5bd33d475f6a01c6307336139632e30856c4854d"),
+}
+# Members of those wheels read by make_fresh42 ("wheel:member" -> SHA-256).
+FRESH42_FILES = {
+    "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl:"
+    "torchgen/packaged/ATen/native/native_functions.yaml":
+        "63bd04646fa7ee7a496a8f3095204ae0c8cfcde5b1282789ea92f9faa713491c",
+    "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl:torch-2.13.0+cpu.dist-info/RECORD":
+        "de2133b5ab12d0e6dfab3851bd699935c779fdf25d256090a416446b1ec45e52",
+    "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl:torch/_C/_VariableFunctions.pyi":
+        "c2ed2e8b08879452ca2dd1cf7571afd213f5cd1bcee4d398beb29e6980ad578c",
+    "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl:"
+    "torch/include/ATen/RegistrationDeclarations.h":
+        "63bf47f95b482eb912722bb3ec2f7e4c0b12e9958796debbdfd57250555f898f",
+    "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl:"
+    "torch/include/torch/csrc/api/include/torch/nn/modules/activation.h":
+        "d378bc17433dbeebb1cdc7f706a033c299fe18468404c05d582bc398389bd136",
+    "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl:torch/nn/modules/activation.py":
+        "116c0ef075470a794cccefd74f8b38af4fd8d93be3b6861bc11f28c4151c439a",
+    "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl:torch/return_types.pyi":
+        "847523e1b2034eaf60a6b5c96a6679c51d14e6f2d506a41148ec04d2e220f06e",
+    "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl:torch/include/ATen/ATen.h":
+        "1475a6c399dc4fdd76d5c2fa8787cfd7833d414c29a3ef119451e936a679ac8b",
+    "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl:torch/_C/__init__.pyi":
+        "deac43bc796dc9caad395f0166d979d5367a6481c5a27cdcef2cc6e32d7b14e8",
+    "torch-2.14.1-cp311-cp311-manylinux_2_28_x86_64.whl:torch-2.14.1.dist-info/RECORD":
+        "c9e4f1e982e7c016d35daca1c278e1eaaa28fba4f5445b54487c03e4fa6f8748",
+}
+# Where the tests look for the folder of the wheels (they never download).
+FRESH42_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH42_DOWNLOADS"
+_PINNED42 = StreamedArchives("fresh42", FRESH42_ARCHIVES, FRESH42_FILES,
+                             FRESH42_DOWNLOADS_VARIABLE,
+                             "pip download --no-deps (the CPU build from PyTorch's index "
+                             "https://download.pytorch.org/whl/cpu, 2.14.1 from PyPI) of",
+                             "==", hashed_suffix="")
+fresh42_version_mismatches = _PINNED42.mismatches
+_TORCH42 = "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl"
+_TORCH42_NEXT = "torch-2.14.1-cp311-cp311-manylinux_2_28_x86_64.whl"
+# Rule 1 of the pool for rows naming members (a RECORD's lines): fresh41's pool's words.
+_FRESH41_WORDS42 = ("cuda", "nvidia", "cupti", "cccl", "nvtx", "nvvm", "thrust", "Openmp",
+                    "omp-tools")
+
+
+def _told_apart42(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows the evaluator can tell apart: of rows alike but for case and punctuation
+    ("abs" and "abs_" with the same parameters), the first."""
+    return frame[~frame.apply(_norm_row, axis=1).duplicated()]
+
+
+def _text42(downloads, member: str, wheel: str = _TORCH42) -> str:
+    return _PINNED42.text(downloads, f"{wheel}:{member}")
+
+
+def _aten_functions42(downloads) -> pd.DataFrame:
+    """native_functions.yaml's declarations (the `func:` schema as written and its line), a
+    seeded sample of 2,000."""
+    import re
+    text = _text42(downloads, "torchgen/packaged/ATen/native/native_functions.yaml")
+    rows = [(m.group(1).strip(), str(text.count("\n", 0, m.start()) + 1))
+            for m in re.finditer(r"^- func: (.*)$", text, re.M)]
+    frame = pd.DataFrame(rows, columns=["function schema", "yaml line"])
+    return frame.sample(n=min(2000, len(frame)), random_state=42).sort_index()
+
+
+def _op_headers42(downloads) -> pd.DataFrame:
+    """torch 2.13.0's RECORD lines for the headers under torch/include/ATen/ops/ (the path
+    and its size; less rows holding a word of fresh41's pool), a seeded sample of 2,000."""
+    rows = []
+    for line in _text42(downloads, "torch-2.13.0+cpu.dist-info/RECORD").splitlines():
+        path, _, size = line.rsplit(",", 2)
+        if path.startswith("torch/include/ATen/ops/") and not any(
+                w in path for w in _FRESH41_WORDS42):
+            rows.append((path, size))
+    frame = pd.DataFrame(rows, columns=["installed header", "bytes"])
+    return frame.sample(n=min(2000, len(frame)), random_state=42).sort_index()
+
+
+def _root_name42(name: str) -> str:
+    """torchgen's root name of an operator (model.py's BaseOperatorName.parse, by hand):
+    "__iand__" -> "and", "__and__" -> "and", "abs_" -> "abs", "x_functional" -> "x"."""
+    import re
+    m = re.fullmatch(r"__([^_]+)__", name)
+    if m:
+        base = m.group(1)
+        if base[1:] in ("add", "sub", "mul", "div", "mod", "pow", "lshift", "rshift", "and",
+                        "xor", "or") and base.startswith("i"):
+            base = base[1:]
+    else:
+        base = name[:-1] if name.endswith("_") else name
+    return base.removesuffix("_functional")
+
+
+def _header_pairs42(names: list, tgt: pd.DataFrame) -> list:
+    """Truth of the op-header cases: each row's operator's header, torchgen's
+    ATen/ops/<root name>.h (where the target's sample holds it)."""
+    where = {p: j for j, p in enumerate(tgt["installed header"])}
+    return [(i, where[f"torch/include/ATen/ops/{_root_name42(n)}.h"])
+            for i, n in enumerate(names)
+            if f"torch/include/ATen/ops/{_root_name42(n)}.h" in where]
+
+
+# ---- real pairs, keys as two producers write them (class A)
+
+def aten_functions_op_headers(downloads, out):
+    """ATen's native function declarations (native_functions.yaml's `func:` schemas, written
+    by hand) against the headers torchgen generated for them, as torch 2.13.0's RECORD lists
+    them ("torch/include/ATen/ops/abs.h"); truth: torchgen's rule, the header of the
+    operator's root name. File names. N:1."""
+    src = _aten_functions42(downloads).reset_index(drop=True)
+    tgt = _op_headers42(downloads).reset_index(drop=True)
+    names = [s.split("(", 1)[0].split(".", 1)[0] for s in src["function schema"]]
+    return _fresh42_case(out, "aten_functions_op_headers", src, tgt,
+                         _header_pairs42(names, tgt))
+
+
+def variable_functions_stub_op_headers(downloads, out):
+    """The functions torch/_C/_VariableFunctions.pyi declares (gen_pyi's stub: the name and
+    its parameters folded, each overload a row, the first of rows the evaluator cannot tell
+    apart, as "abs" and "abs_"; a seeded sample of 2,000) against the same
+    RECORD headers; truth: the header of the operator the function binds (its root name).
+    File names. N:1."""
+    import re
+    text = _text42(downloads, "torch/_C/_VariableFunctions.pyi")
+    rows = [(name, " ".join(params.split()))
+            for name, params in re.findall(r"^def (\w+)\((.*?)\) ->", text, re.M | re.S)]
+    src = pd.DataFrame(rows, columns=["stub function", "parameters"])
+    src = _told_apart42(src)
+    src = src.sample(n=min(2000, len(src)), random_state=42).sort_index()
+    src = src.reset_index(drop=True)
+    tgt = _op_headers42(downloads).reset_index(drop=True)
+    return _fresh42_case(out, "variable_functions_stub_op_headers", src, tgt,
+                         _header_pairs42(list(src["stub function"]), tgt))
+
+
+def aten_functions_registration_schemas(downloads, out):
+    """native_functions.yaml's declarations (the same sample) against the registration
+    declarations torchgen wrote (RegistrationDeclarations.h: the C++ declaration and its JSON
+    comment's schema, "aten::abs(Tensor self) -> Tensor", dispatch and default; a seeded
+    sample of 2,000, the first of rows the evaluator cannot tell apart); truth: the schema both hold (the registration's schema is the
+    declaration's, namespaced). Codes with prefixes. 1:1."""
+    import re
+    text = _text42(downloads, "torch/include/ATen/RegistrationDeclarations.h")
+    rows = re.findall(r'^(.*?); // \{"schema": "(.*?)", "dispatch": "(\w+)", '
+                      r'"default": "(\w+)"\}$', text, re.M)
+    tgt = pd.DataFrame(rows, columns=["C++ declaration", "registered schema", "dispatch",
+                                      "default"])
+    tgt = _told_apart42(tgt)
+    tgt = tgt.sample(n=min(2000, len(tgt)), random_state=42).sort_index().reset_index(drop=True)
+    src = _aten_functions42(downloads).reset_index(drop=True)
+    where = {s: j for j, s in enumerate(tgt["registered schema"])}
+    pairs = [(i, where["aten::" + s]) for i, s in enumerate(src["function schema"])
+             if "aten::" + s in where]
+    return _fresh42_case(out, "aten_functions_registration_schemas", src, tgt, pairs)
+
+
+def cpp_activation_modules_python_classes(downloads, out):
+    """The C++ frontend's activation modules (nn/modules/activation.h: the class declaration
+    as written, "class TORCH_API ELUImpl : public torch::nn::Cloneable<ELUImpl>", and its
+    line) against the Python modules torch/nn/modules/activation.py exports (its __all__, with
+    each class's base); truth: the Python class each C++ class's documentation links to
+    ("See https://pytorch.org/docs/main/nn.html#torch.nn.ELU"). Codes with suffixes. 1:1."""
+    import re
+    header = _text42(downloads,
+                     "torch/include/torch/csrc/api/include/torch/nn/modules/activation.h")
+    found = [(" ".join(m.group(0).split()), str(header.count("\n", 0, m.start()) + 1),
+              re.findall(r"nn\.html#torch\.nn\.(\w+)", header[:m.start()])[-1])
+             for m in re.finditer(r"^class TORCH_API \w+Impl\b[^{]*", header, re.M)]
+    src = pd.DataFrame([(d, line) for d, line, _ in found],
+                       columns=["C++ declaration", "header line"])
+    python = _text42(downloads, "torch/nn/modules/activation.py")
+    exported = re.findall(r'"(\w+)"', re.search(r"^__all__ = \[(.*?)\]", python,
+                                                  re.M | re.S).group(1))
+    bases = dict(re.findall(r"^class (\w+)\((\w+)\):", python, re.M))
+    tgt = pd.DataFrame({"Python class": exported, "base": [bases[c] for c in exported]})
+    pairs = [(i, exported.index(linked)) for i, (_, _, linked) in enumerate(found)
+             if linked in exported]
+    return _fresh42_case(out, "cpp_activation_modules_python_classes", src, tgt, pairs)
+
+
+# ---- written formats (class C)
+
+def return_types_namedtuple_declarations(downloads, out):
+    """The structseqs torch/return_types.pyi declares (the class, its fields in order, its
+    arity) against the collections.namedtuple declaration of the same type,
+    `aminmax = namedtuple("aminmax", ["min", "max"])` (Python's named tuple writer).
+    Multi-column keys. 1:1."""
+    import re
+    text = _text42(downloads, "torch/return_types.pyi")
+    rows = []
+    for m in re.finditer(r"^class (\w+)\(tuple\[.*?\]\):.*?(?=^\S|\Z)", text, re.M | re.S):
+        fields = re.findall(r"@property\s+def (\w+)\(self\)", m.group(0))
+        rows.append((m.group(1), ", ".join(fields), str(len(fields))))
+    src = pd.DataFrame(rows, columns=["structseq", "fields", "arity"])
+    tgt = pd.DataFrame({"namedtuple declaration": [
+        f'{n} = namedtuple("{n}", [' + ", ".join(f'"{f}"' for f in fs.split(", ")) + "])"
+        for n, fs, _ in rows]})
+    return _fresh42_case(out, "return_types_namedtuple_declarations", src, tgt,
+                         [(i, i) for i in range(len(src))])
+
+
+def aten_header_includes_header_units(downloads, out):
+    """ATen.h's #include directives (as written, and their line) against the C++20
+    header-unit import of the same header, `import <ATen/Context.h>;` (the declaration the
+    C++ standard gives for importing a header unit). Parts of longer values. 1:1."""
+    import re
+    text = _text42(downloads, "torch/include/ATen/ATen.h")
+    found = [(m.group(0).strip(), str(text.count("\n", 0, m.start()) + 1), m.group(1))
+             for m in re.finditer(r"^[ \t]*#[ \t]*include[ \t]*<([^>]+)>", text, re.M)]
+    src = pd.DataFrame([(d, line) for d, line, _ in found],
+                       columns=["include directive", "line"])
+    tgt = pd.DataFrame({"header unit import": [f"import <{p}>;" for _, _, p in found]})
+    return _fresh42_case(out, "aten_header_includes_header_units", src, tgt,
+                         [(i, i) for i in range(len(src))])
+
+
+def dispatch_keys_library_impl_macros(downloads, out):
+    """The dispatch keys torch/_C/__init__.pyi's DispatchKey enum lists (the key and its
+    position) against the C++ block registering ATen kernels for the key,
+    `TORCH_LIBRARY_IMPL(aten, AutogradCPU, m)` (torch/library.h's macro). Parts of longer
+    values. 1:1."""
+    import re
+    text = _text42(downloads, "torch/_C/__init__.pyi")
+    body = re.search(r"^class DispatchKey\(Enum\):\n(.*?)(?=^\S)", text, re.M | re.S).group(1)
+    keys = re.findall(r"^    (\w+) = \.\.\.", body, re.M)
+    src = pd.DataFrame({"dispatch key": keys, "position": [str(i + 1) for i in range(len(keys))]})
+    tgt = pd.DataFrame({"registration block": [f"TORCH_LIBRARY_IMPL(aten, {k}, m)" for k in keys]})
+    return _fresh42_case(out, "dispatch_keys_library_impl_macros", src, tgt,
+                         [(i, i) for i in range(len(src))])
+
+
+def record_python_files_module_names(downloads, out):
+    """torch 2.14.1's RECORD lines for Python source files (the path, its hash and size; less
+    rows holding a word of fresh41's pool, and of files whose modules the evaluator cannot
+    tell apart the first; a seeded sample of 2,000) against the module each
+    file is imported as, "torch/nn/modules/conv.py" -> "torch.nn.modules.conv" (the name
+    Python's import system gives it; a package's __init__.py is the package). Case and
+    punctuation. 1:1."""
+    rows = []
+    for line in _text42(downloads, "torch-2.14.1.dist-info/RECORD",
+                        _TORCH42_NEXT).splitlines():
+        path, digest, size = line.rsplit(",", 2)
+        if path.endswith(".py") and not any(w in path for w in _FRESH41_WORDS42):
+            rows.append((path, digest, size))
+    src = pd.DataFrame(rows, columns=["file", "hash", "bytes"])
+    modules = pd.DataFrame({"module": [p[:-3].removesuffix("/__init__").replace("/", ".")
+                                       for p in src["file"]]})
+    kept = _told_apart42(modules).index       # "torch._foo" and "torch.foo": the first
+    src = src.loc[kept].sample(n=min(2000, len(kept)), random_state=42).sort_index()
+    tgt = modules.loc[src.index].reset_index(drop=True)
+    src = src.reset_index(drop=True)
+    return _fresh42_case(out, "record_python_files_module_names", src, tgt,
+                         [(i, i) for i in range(len(src))])
+
+
+# Hand-written reference functions (criterion (c)): case -> (target key column, function).
+FRESH42_REFERENCE = {
+    "aten_functions_op_headers": (
+        "installed header",
+        lambda r: "torch/include/ATen/ops/"
+        + r["function schema"].split("(", 1)[0].split(".", 1)[0].rstrip("_") + ".h"),
+    "variable_functions_stub_op_headers": (
+        "installed header",
+        lambda r: "torch/include/ATen/ops/" + r["stub function"].rstrip("_") + ".h"),
+    "aten_functions_registration_schemas": (
+        "registered schema", lambda r: "aten::" + r["function schema"]),
+    "cpp_activation_modules_python_classes": (
+        "Python class",
+        lambda r: r["C++ declaration"].split()[2].removesuffix("Impl")),
+    "return_types_namedtuple_declarations": (
+        "namedtuple declaration",
+        lambda r: f'{r["structseq"]} = namedtuple("{r["structseq"]}", ['
+        + ", ".join(f'"{f}"' for f in r["fields"].split(", ")) + "])"),
+    "aten_header_includes_header_units": (
+        "header unit import",
+        lambda r: "import " + r["include directive"].split(None, 1)[1].strip() + ";"),
+    "dispatch_keys_library_impl_macros": (
+        "registration block", lambda r: f'TORCH_LIBRARY_IMPL(aten, {r["dispatch key"]}, m)'),
+    "record_python_files_module_names": (
+        "module",
+        lambda r: r["file"][:-3].removesuffix("/__init__").replace("/", ".")),
+}
+_fresh42_case = partial(_fresh8_case, reference=FRESH42_REFERENCE)
+
+
+def make_fresh42(downloads, out: Path) -> list:
+    """The fresh42 cases from the PyTorch wheels in ``downloads`` (the folder holding the
+    two torch wheels or links to them, never committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh42", fresh42_version_mismatches(downloads))
+    return [
+        aten_functions_op_headers(downloads, out),
+        variable_functions_stub_op_headers(downloads, out),
+        aten_functions_registration_schemas(downloads, out),
+        cpp_activation_modules_python_classes(downloads, out),
+        return_types_namedtuple_declarations(downloads, out),
+        aten_header_includes_header_units(downloads, out),
+        dispatch_keys_library_impl_macros(downloads, out),
+        record_python_files_module_names(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -15622,6 +15946,9 @@ SETS = (
     ("fresh41", make_fresh41, "make the forty-first fresh validation set "
      "(bench/data/autojoin-fresh41) from files of the CUDA 13.0 toolkit's PyPI wheels that no "
      "earlier set read instead; the first folder is then the one they are installed in"),
+    ("fresh42", make_fresh42, "make the forty-second fresh validation set "
+     "(bench/data/autojoin-fresh42) from members of the PyTorch 2.13.0+cpu and 2.14.1 wheels "
+     "that no earlier set read instead; the first folder is then the one holding the wheels"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -15629,7 +15956,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh39 the folder of their downloaded archives, for --fresh40 the Rust toolchain's folder, for --fresh41 the folder the CUDA wheels are installed in")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh39 the folder of their downloaded archives, for --fresh40 the Rust toolchain's folder, for --fresh41 the folder the CUDA wheels are installed in, for --fresh42 the folder holding the torch wheels")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -15638,12 +15965,13 @@ def main(argv=None):
     if args.lake is None and not any(name in _LAKELESS for name, _ in chosen):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
                  " --fresh32 ... --fresh39 need the folder of their downloaded archives,"
-                 " --fresh40 the Rust toolchain's folder, --fresh41 the CUDA wheels' folder)")
+                 " --fresh40 the Rust toolchain's folder, --fresh41 the CUDA wheels' folder,"
+                 " --fresh42 the torch wheels' folder)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh41: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh42: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

@@ -216,6 +216,8 @@ SOURCES = {
     "fresh41": {"nvidia-cuda-cccl", "nvidia-cuda-crt", "nvidia-cuda-culibos", "nvidia-cuda-cupti",
                 "nvidia-cuda-cuxxfilt", "nvidia-cuda-nvcc", "nvidia-cuda-profiler-api",
                 "nvidia-cuda-runtime", "nvidia-nvtx", "nvidia-nvvm"},
+    # PyTorch's wheels (torchvision's surveyed, none read), as PyPI names the projects
+    "fresh42": {"torch", "torchvision"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -271,6 +273,7 @@ STDLIB = {
     "fresh39": set(),
     "fresh40": set(),
     "fresh41": set(),
+    "fresh42": set(),
 }
 # The platform of the Rust toolchain fresh40 reads (its components' names end with it).
 TOOLCHAIN_TARGET = "x86_64-unknown-linux-gnu"

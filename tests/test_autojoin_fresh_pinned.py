@@ -1,8 +1,8 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh41 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh42 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
 fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33, fresh34,
-fresh35, fresh36, fresh37, fresh38, fresh39, fresh40 and fresh41 never), meet
+fresh35, fresh36, fresh37, fresh38, fresh39, fresh40, fresh41 and fresh42 never), meet
 their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
@@ -21,7 +21,8 @@ archives in the folders AUTOJOIN_FRESH34_DOWNLOADS ... AUTOJOIN_FRESH37_DOWNLOAD
 fresh38, its PyPI wheels and source archive in the folder AUTOJOIN_FRESH38_DOWNLOADS names;
 for fresh39, its Maven jars in the folder AUTOJOIN_FRESH39_DOWNLOADS names; for fresh40, the
 Rust 1.95.0 toolchain rustup installs, in the folder AUTOJOIN_FRESH40_DOWNLOADS names; for
-fresh41, the CUDA 13.0 wheels installed in the folder AUTOJOIN_FRESH41_DOWNLOADS names); the
+fresh41, the CUDA 13.0 wheels installed in the folder AUTOJOIN_FRESH41_DOWNLOADS names; for
+fresh42, the torch 2.13.0+cpu and 2.14.1 wheels in the folder AUTOJOIN_FRESH42_DOWNLOADS names); the
 regeneration test skips, naming
 what differs, where they are not here. No test downloads.
 """
@@ -162,6 +163,11 @@ ALLOWED_40 = {"re"}
 # the wheels' METADATA as text); the installed files are read through the shared reader. No
 # module is read for its tables and nothing of the toolkit is run, compiled or loaded.
 ALLOWED_41 = {"re"}
+# The modules fresh42's section of the case maker may import: re (parsing the YAML, the
+# headers, the stubs and the RECORDs as text); the wheels are read through the shared reader
+# (the unzip program). No module is read for its tables and nothing of the wheels is
+# installed, imported, run or loaded.
+ALLOWED_42 = {"re"}
 # The modules the shared archive reader of the sets read from downloads (fresh32 on,
 # bench/autojoin_case_tools.py, outside every set's section) may import: hashlib (the pins),
 # json (JSON members), shutil (removing an earlier unpacking), subprocess (the tar, unzip,
@@ -448,6 +454,13 @@ FIGURES = {
                         "rust-std", "rustlib"),
                        ("cuda_launch_attributes_runtime_enum",
                         lambda r: "cudaLaunchAttribute" + r["driver attribute"][20:])),
+    # read from the PyTorch wheels (zip archives) in the downloads folder, no system folder;
+    # the path words held here are fresh41's pool's
+    "fresh42": Figures(ALLOWED_42, (),
+                       ("cuda", "nvidia", "cupti", "cccl", "nvtx", "nvvm", "thrust", "Openmp",
+                        "omp-tools"),
+                       ("dispatch_keys_library_impl_macros",
+                        lambda r: f'TORCH_LIBRARY_IMPL({r["dispatch key"]}, m)')),
 }
 
 
@@ -541,6 +554,34 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh42": [
+        ("aten_functions_op_headers",
+         {"function schema": "bitwise_not_(Tensor(a!) self) -> Tensor(a!)", "yaml line": "1187"},
+         "torch/include/ATen/ops/bitwise_not.h"),
+        ("aten_functions_op_headers",
+         {"function schema": "copysign.Scalar(Tensor self, Scalar other) -> Tensor",
+          "yaml line": "1220"}, "torch/include/ATen/ops/copysign.h"),
+        ("variable_functions_stub_op_headers",
+         {"stub function": "abs_", "parameters": "input: Tensor"}, "torch/include/ATen/ops/abs.h"),
+        ("aten_functions_registration_schemas",
+         {"function schema": "copysign.Tensor(Tensor self, Tensor other) -> Tensor",
+          "yaml line": "1209"}, "aten::copysign.Tensor(Tensor self, Tensor other) -> Tensor"),
+        ("cpp_activation_modules_python_classes",
+         {"C++ declaration": "class TORCH_API LeakyReLUImpl : public "
+          "torch::nn::Cloneable<LeakyReLUImpl>", "header line": "1"}, "LeakyReLU"),
+        ("return_types_namedtuple_declarations",
+         {"structseq": "aminmax", "fields": "min, max", "arity": "2"},
+         'aminmax = namedtuple("aminmax", ["min", "max"])'),
+        ("aten_header_includes_header_units",
+         {"include directive": "#include <ATen/Context.h>", "line": "8"},
+         "import <ATen/Context.h>;"),
+        ("dispatch_keys_library_impl_macros", {"dispatch key": "AutogradCPU", "position": "1"},
+         "TORCH_LIBRARY_IMPL(aten, AutogradCPU, m)"),
+        ("record_python_files_module_names",
+         {"file": "torch/nn/modules/conv.py", "hash": "", "bytes": ""}, "torch.nn.modules.conv"),
+        ("record_python_files_module_names",
+         {"file": "torch/nn/__init__.py", "hash": "", "bytes": ""}, "torch.nn"),
+    ],
     "fresh41": [
         ("cub_batch_memcpy_includes_headers",
          {"include directive": "#include <cuda/std/type_traits>", "line": "57"},
@@ -1285,6 +1326,11 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh42": [    # the stub's dunder functions: torchgen's header drops the underscores
+        ("variable_functions_stub_op_headers",
+         {"stub function": "__and__", "parameters": "input: Tensor, other: Tensor"},
+         "torch/include/ATen/ops/and.h"),
+    ],
     "fresh41": [    # the id names the function as declared, not the versioned entry point
                     # its macro maps it to
         ("cudagl_functions_cupti_cbids", {"function": "cuGLCtxCreate", "parameters": ""},
