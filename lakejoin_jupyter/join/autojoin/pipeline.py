@@ -636,8 +636,9 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
                 _coverage(cand, src, tcells)
                 if cand.coverage > best_cov:
                     best_cov, idle = cand.coverage, 0
-        if by_keys and best_cov and best_cov >= key_counts[column] and n_sets >= ls.patience:
-            break            # every key of a column is joined: nothing can do better
+        if by_keys and best_cov and best_cov >= max(key_counts.values()) \
+                and n_sets >= ls.patience:
+            break            # as many keys as any column has: nothing can do better
     return n_sets
 
 
@@ -1065,6 +1066,13 @@ def _direction(found: list, prefer: str | None = None, why: list | None = None):
                     why.append("it joins 1:1 and more distinct rows of one table, as many of "
                                "the other")
                     return r
+            for r, other in ((found[0], found[1]), (found[1], found[0])):   # deviation 78
+                if (_one_to_one(r) and _repeats_keys(other)
+                        and r[0].best.coverage >= other[0].best.coverage):
+                    why.append("it joins 1:1 as many keys or more, where the other joins a "
+                               "source row onto several target rows (its target column "
+                               "repeats a key)")
+                    return r
     one_to_one = len(found) > 1 and all(r[0].best.coverage == r[0].best.joined_rows
                                         for r in found)
     if one_to_one:
@@ -1181,6 +1189,21 @@ def _unsampled(result) -> bool:
 def _one_to_one(result) -> bool:
     """Whether a direction joins every joined source row onto a key of its own."""
     return result[0].best.coverage == result[0].best.joined_rows
+
+
+def _repeats_keys(result) -> bool:
+    """Whether a direction joins some source row onto 2+ target rows: its target column
+    holds a key the program's outputs reach more than once, so that key is no key and the
+    join there is not 1:1 or N:1 (deviation 78: colours sharing a hex code, "aqua" and
+    "cyan", each joined to both rows). A key part of the target is not read (False)."""
+    d, src, tgt = result
+    if d.target_parts.get(d.best.target_column):
+        return False
+    held: dict = {}
+    for v in tgt.cells(d.best.target_column):
+        if v is not None:
+            held[v] = held.get(v, 0) + 1
+    return any(held.get(o, 0) > 1 for o in _outputs(d.best.program, src) if o is not None)
 
 
 def _rows_joined(pairs: frozenset) -> tuple:
