@@ -25,6 +25,8 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
     - ``_direction``: pairs containing the other's win, unless the other joins 1:1 and most
       extra ones are ties another key column's evidence gives to other rows (71) or namesakes
       lacking its pieces (75); then (unsampled) 1:1 with more rows of both (63), keys, ``prefer``;
+    - learning stops early at the most keys any target column holds; (unsampled) 1:1 with as
+      many keys beats a direction whose outputs reach a key held by 2+ target rows (78);
     - named columns: every branch keys from one of each named side's (learned again, key
       parts too), else not found; several: 1:1 through all wins (64-65); nothing found: a
       partial program, most source rows, half+ (68); N:1 loses to 1:1 by keys x estimate (77)."""
@@ -638,7 +640,7 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
                     best_cov, idle = cand.coverage, 0
         if by_keys and best_cov and best_cov >= max(key_counts.values()) \
                 and n_sets >= ls.patience:
-            break            # as many keys as any column has: nothing can do better
+            break            # as many keys as any column has: nothing can do better (78)
     return n_sets
 
 
@@ -1033,8 +1035,12 @@ def _direction(found: list, prefer: str | None = None, why: list | None = None):
     joining 1:1 whose pairs hold at least as many distinct rows of each table as the
     other's, and more of one, wins: it joins the larger fraction of either table, whichever
     is taken as T_t, each row once (deviation 63: 464 of 601 listed objects onto catalogue
-    rows 1:1 against 457 catalogue rows folded onto 420 of them). An N:1 direction's extra
-    rows may be a coarser key's (a title without its artist): the fraction decides there.
+    rows 1:1 against 457 catalogue rows folded onto 420 of them). Then, on unsampled
+    tables, a direction joining 1:1 at least as many keys wins over one whose outputs reach
+    a key its target column holds on 2+ rows: that join is N:M there, through no key
+    (deviation 78: CSS colours onto Faker's by a hex code "aqua" and "cyan" share). An N:1
+    direction's extra rows may be a coarser key's (a title without its artist): the
+    fraction decides there.
     ``why``, when given, gets the words of the rule that decided (explain() shows them)."""
     why = [] if why is None else why
 
