@@ -1073,8 +1073,8 @@ def _direction(found: list, prefer: str | None = None, why: list | None = None):
                                "the other")
                     return r
             for r, other in ((found[0], found[1]), (found[1], found[0])):   # deviation 78
-                if (_one_to_one(r) and _repeats_keys(other)
-                        and r[0].best.coverage >= other[0].best.coverage):
+                if (_one_to_one(r) and r[0].best.coverage >= other[0].best.coverage
+                        and _repeats_keys(other)):
                     why.append("it joins 1:1 as many keys or more, where the other joins a "
                                "source row onto several target rows (its target column "
                                "repeats a key)")
@@ -1199,7 +1199,7 @@ def _one_to_one(result) -> bool:
 
 def _repeats_keys(result) -> bool:
     """Whether a direction joins some source row onto 2+ target rows: its target column
-    holds a key the program's outputs reach more than once, so that key is no key and the
+    holds on 2+ rows a value the program's outputs reach, so that key is no key and the
     join there is not 1:1 or N:1 (deviation 78: colours sharing a hex code, "aqua" and
     "cyan", each joined to both rows). A key part of the target is not read (False)."""
     d, src, tgt = result
