@@ -115,14 +115,19 @@ def test_the_direction_joining_more_rows_of_both_tables_wins(seed):
 
 def _found(source: str, pairs: set, n_src: int, n_tgt: int, coverage: int, joined: int,
            sampled: bool = False):
-    """A hand-built direction result: ``pairs`` as (left row, right row)."""
+    """A hand-built direction result: ``pairs`` as (left row, right row); each target row
+    holds a key of its own (no key repeats: deviation 78 does not apply)."""
     as_src = pairs if source == "left" else {(b, a) for a, b in pairs}
-    best = SimpleNamespace(coverage=coverage, joined_rows=joined, program=SimpleNamespace(size=3))
+    outputs = [str(j) for _, j in sorted(as_src)]
+    program = SimpleNamespace(size=3, columns=(), evaluate=lambda cells, n: outputs)
+    best = SimpleNamespace(coverage=coverage, joined_rows=joined, program=program,
+                           target_column="key")
     d = pipeline.DirectionResult(source, best, [], [], 0, 0, [],
                                  source_positions=list(range(n_src - sampled)),
                                  target_positions=list(range(n_tgt)),
                                  joined_pairs=frozenset(as_src))
-    return d, SimpleNamespace(n_rows=n_src), SimpleNamespace(n_rows=n_tgt)
+    return (d, SimpleNamespace(n_rows=n_src, positions=list(range(n_src))),
+            SimpleNamespace(n_rows=n_tgt, cells=lambda c: [str(j) for j in range(n_tgt)]))
 
 
 def test_direction_by_rows_of_both_tables_hand_built():

@@ -25,6 +25,8 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
     - ``_direction``: pairs containing the other's win, unless the other joins 1:1 and most
       extra ones are ties another key column's evidence gives to other rows (71) or namesakes
       lacking its pieces (75); then (unsampled) 1:1 with more rows of both (63), keys, ``prefer``;
+    - learning stops early at the most keys any target column holds; (unsampled) 1:1 with as
+      many keys beats a direction whose outputs reach a key held by 2+ target rows (78);
     - named columns: every branch keys from one of each named side's (learned again, key
       parts too), else not found; several: 1:1 through all wins (64-65); nothing found: a
       partial program, most source rows, half+ (68); N:1 loses to 1:1 by keys x estimate (77)."""
@@ -636,8 +638,9 @@ def _learn_round(groups, ls: LearnSettings, src: Table, target_columns: dict,
                 _coverage(cand, src, tcells)
                 if cand.coverage > best_cov:
                     best_cov, idle = cand.coverage, 0
-        if by_keys and best_cov and best_cov >= key_counts[column] and n_sets >= ls.patience:
-            break            # every key of a column is joined: nothing can do better
+        if by_keys and best_cov and best_cov >= max(key_counts.values()) \
+                and n_sets >= ls.patience:
+            break            # as many keys as any column has: nothing can do better (78)
     return n_sets
 
 
@@ -1032,8 +1035,12 @@ def _direction(found: list, prefer: str | None = None, why: list | None = None):
     joining 1:1 whose pairs hold at least as many distinct rows of each table as the
     other's, and more of one, wins: it joins the larger fraction of either table, whichever
     is taken as T_t, each row once (deviation 63: 464 of 601 listed objects onto catalogue
-    rows 1:1 against 457 catalogue rows folded onto 420 of them). An N:1 direction's extra
-    rows may be a coarser key's (a title without its artist): the fraction decides there.
+    rows 1:1 against 457 catalogue rows folded onto 420 of them). Then, on unsampled
+    tables, a direction joining 1:1 at least as many keys wins over one whose outputs reach
+    a key its target column holds on 2+ rows: that join is N:M there, through no key
+    (deviation 78: CSS colours onto Faker's by a hex code "aqua" and "cyan" share). An N:1
+    direction's extra rows may be a coarser key's (a title without its artist): the
+    fraction decides there.
     ``why``, when given, gets the words of the rule that decided (explain() shows them)."""
     why = [] if why is None else why
 
@@ -1064,6 +1071,13 @@ def _direction(found: list, prefer: str | None = None, why: list | None = None):
                 if n != m and n[0] >= m[0] and n[1] >= m[1] and _one_to_one(r):
                     why.append("it joins 1:1 and more distinct rows of one table, as many of "
                                "the other")
+                    return r
+            for r, other in ((found[0], found[1]), (found[1], found[0])):   # deviation 78
+                if (_one_to_one(r) and r[0].best.coverage >= other[0].best.coverage
+                        and _repeats_keys(other)):
+                    why.append("it joins 1:1 as many keys or more, where the other joins a "
+                               "source row onto several target rows (its target column "
+                               "repeats a key)")
                     return r
     one_to_one = len(found) > 1 and all(r[0].best.coverage == r[0].best.joined_rows
                                         for r in found)
@@ -1181,6 +1195,21 @@ def _unsampled(result) -> bool:
 def _one_to_one(result) -> bool:
     """Whether a direction joins every joined source row onto a key of its own."""
     return result[0].best.coverage == result[0].best.joined_rows
+
+
+def _repeats_keys(result) -> bool:
+    """Whether a direction joins some source row onto 2+ target rows: its target column
+    holds on 2+ rows a value the program's outputs reach, so that key is no key and the
+    join there is not 1:1 or N:1 (deviation 78: colours sharing a hex code, "aqua" and
+    "cyan", each joined to both rows). A key part of the target is not read (False)."""
+    d, src, tgt = result
+    if d.target_parts.get(d.best.target_column):
+        return False
+    held: dict = {}
+    for v in tgt.cells(d.best.target_column):
+        if v is not None:
+            held[v] = held.get(v, 0) + 1
+    return any(held.get(o, 0) > 1 for o in _outputs(d.best.program, src) if o is not None)
 
 
 def _rows_joined(pairs: frozenset) -> tuple:
