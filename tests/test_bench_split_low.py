@@ -46,3 +46,11 @@ def test_split_low_ratio_joins_by_hand():
     # a factor of 1 is the join as it is
     same = sl.split_corrected({"a": a, "b": b}, agreed, 0.7, 1.0)
     assert all(np.array_equal(same[f], agreed[f]) for f in agreed)
+
+
+def test_set_names_a_parameter_of_the_join(tmp_path, capsys):
+    """``--set`` (the narrower bound's z) refuses a name join/ does not have, before any
+    replay."""
+    with pytest.raises(SystemExit):
+        sl.main(["--work", str(tmp_path), "--variant", "split", "--set", "fuzzy.NO_SUCH=1"])
+    assert "NO_SUCH" in capsys.readouterr().err
