@@ -74,7 +74,7 @@ def measure(a) -> None:
     """Per dataset and pooled per suite: the chosen union's joins in three groups (split
     low-ratio, unanimous low-ratio, high-ratio): joins, wrong rows' share summed, and the
     expected wrong (1 - the joining function's rating, before the union's exclusive and
-    hub caps, and 1 - the union's exclusive rating)."""
+    hub caps)."""
     from pathlib import Path
     agree.STATE["work"] = Path(a.work)
     agree.STATE["folders"] = {n: f for _, n, _, f in replay.case_folders(
@@ -86,37 +86,25 @@ def measure(a) -> None:
         cands, curves = built = replay.build(d)
         union, fn_of, _ = replay.choose(d, float(a.target), built)
         masks = split_joins(cands, fuzzy.AGREE_RATIO)
-        fns = list(cands)
-        P = np.stack([cands[f].p for f in fns], axis=1)
-        L = np.stack([cands[f].r_left for f in fns], axis=1)
         for i in np.flatnonzero(union >= 0):
             f = fn_of[i]
             c = cands[f]
             s1 = mp.nearest_ratios(c.r_near[i:i + 1])[0][0]
             group = ("split" if masks[f][i] else "unanimous") if s1 <= fuzzy.AGREE_RATIO \
                 else "high"
-            # the union's exclusive rating over the functions' pairs for this right value
-            pairs = {}
-            for j, g in enumerate(fns):
-                if L[i, j] >= 0 and np.isfinite(cands[g].r_dist[i]):
-                    pairs[L[i, j]] = max(pairs.get(L[i, j], 0.0), P[i, j])
-            e = fuzzy.exclusive_probability(np.array([c.p[i]]),
-                                            np.array([sum(pairs.values())]))[0]
             rows.append((d["suite"], d["name"], group,
-                         1.0 - d["tp"][f][i] / max(d["n_rows"][i], 1), 1.0 - c.p[i], 1.0 - e))
+                         1.0 - d["tp"][f][i] / max(d["n_rows"][i], 1), 1.0 - c.p[i]))
     import pandas as pd
-    df = pd.DataFrame(rows, columns=["suite", "dataset", "group", "wrong", "expected",
-                                     "expected_exclusive"])
+    df = pd.DataFrame(rows, columns=["suite", "dataset", "group", "wrong", "expected"])
     if a.out:
         df.to_csv(a.out, index=False)
-    g = df.groupby(["suite", "group"])[["wrong", "expected", "expected_exclusive"]].sum()
+    g = df.groupby(["suite", "group"])[["wrong", "expected"]].sum()
     g["joins"] = df.groupby(["suite", "group"]).size()
     g["ratio"] = g["wrong"] / g["expected"]
     print(g.round(3).to_string())
-    t = df.groupby("group")[["wrong", "expected", "expected_exclusive"]].sum()
+    t = df.groupby("group")[["wrong", "expected"]].sum()
     t["joins"] = df.groupby("group").size()
     t["ratio"] = t["wrong"] / t["expected"]
-    t["ratio_exclusive"] = t["wrong"] / t["expected_exclusive"]
     print(t.round(4).to_string())
 
 
