@@ -20,21 +20,17 @@ The variants replay the choice on a ``bench/fuzzyjoin_replay.py`` dump:
 
     python bench/fuzzyjoin_agree_low.py --work W --variant agree_low --out dev_low.csv
 
-The family distances are cached in ``W/family/``.
+The family distances are cached in ``W/family/`` (bench/fuzzyjoin_agree_replay.py).
 """
 from __future__ import annotations
 
 import numpy as np
 
-import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
-import fuzzyjoin_admissible as admissible
+import fuzzyjoin_agree_replay as agree  # (first: it puts the repository on sys.path)
 from lakejoin_jupyter.join import fuzzy, match_precision as mp
 
 VARIANTS = ("base", "agree_low", "agree_clear")
-SUITES = ["autofj", "rl", "fresh1", "fresh2", "fresh3", "fresh4", "fresh6", "fresh7", "fresh9",
-          "fresh10", "fresh11"]
-STATE = {"variant": "base", "work": None, "folders": None}
-JOIN_AGREED = fuzzy.agreed_probability
+JOIN_AGREED = agree.JOIN_AGREED
 
 
 def low_ratio_median(cands: dict, agreed: dict, ratio: float, clear: bool = False) -> dict:
@@ -70,19 +66,8 @@ def agreed_clear(cands: dict, ratio: float = fuzzy.AGREE_RATIO, also=None) -> di
     return low_ratio_median(cands, JOIN_AGREED(cands, ratio, also), ratio, clear=True)
 
 
-def configure(variant: str) -> None:
-    fuzzy.agreed_probability = {"agree_low": agreed_low,
-                                "agree_clear": agreed_clear}.get(variant, JOIN_AGREED)
-
-
-def prepare(d: dict) -> None:
-    for fn, near in admissible.cached_family(d, STATE).items():
-        d["raw"][fn]["r_near"] = near
-
-
 def main(argv=None):
-    replay.variant_run(__doc__, VARIANTS, argv, configure=configure, prepare=prepare,
-                       state=STATE, suites=SUITES)
+    agree.run(__doc__, VARIANTS, {"agree_low": agreed_low, "agree_clear": agreed_clear}, argv)
 
 
 if __name__ == "__main__":

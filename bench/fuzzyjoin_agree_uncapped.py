@@ -21,21 +21,17 @@ choice on a ``bench/fuzzyjoin_replay.py`` dump:
 
     python bench/fuzzyjoin_agree_uncapped.py --work W --variant uncapped --out dev_unc.csv
 
-The family distances are cached in ``W/family/``.
+The family distances are cached in ``W/family/`` (bench/fuzzyjoin_agree_replay.py).
 """
 from __future__ import annotations
 
 import numpy as np
 
-import fuzzyjoin_replay as replay  # (first: it puts the repository on sys.path)
-import fuzzyjoin_admissible as admissible
+import fuzzyjoin_agree_replay as agree  # (first: it puts the repository on sys.path)
 from lakejoin_jupyter.join import fuzzy, match_precision as mp
 
 VARIANTS = ("base", "uncapped", "uncapped_kind")
-SUITES = ["autofj", "rl", "fresh1", "fresh2", "fresh3", "fresh4", "fresh6", "fresh7", "fresh9",
-          "fresh10", "fresh11", "fresh12"]
-STATE = {"variant": "base", "work": None, "folders": None}
-JOIN_AGREED = fuzzy.agreed_probability
+JOIN_AGREED = agree.JOIN_AGREED
 # a function's kind: what its features read (word tokens, character n-grams, or both)
 KIND = {f: "word" if emb["n"] == () else ("both" if emb["words"] else "char")
         for f, (emb, _, _) in fuzzy.JOIN_FUNCTIONS.items() if isinstance(emb, dict)}
@@ -95,19 +91,9 @@ def agreed_uncapped_kind(cands: dict, ratio: float = fuzzy.AGREE_RATIO, also=Non
     return low_ratio_uncapped(cands, JOIN_AGREED(cands, ratio, also), ratio, kind=True)
 
 
-def configure(variant: str) -> None:
-    fuzzy.agreed_probability = {"uncapped": agreed_uncapped,
-                                "uncapped_kind": agreed_uncapped_kind}.get(variant, JOIN_AGREED)
-
-
-def prepare(d: dict) -> None:
-    for fn, near in admissible.cached_family(d, STATE).items():
-        d["raw"][fn]["r_near"] = near
-
-
 def main(argv=None):
-    replay.variant_run(__doc__, VARIANTS, argv, configure=configure, prepare=prepare,
-                       state=STATE, suites=SUITES)
+    agree.run(__doc__, VARIANTS, {"uncapped": agreed_uncapped,
+                                 "uncapped_kind": agreed_uncapped_kind}, argv)
 
 
 if __name__ == "__main__":

@@ -361,7 +361,7 @@ def variant_run(doc: str, variants, argv=None, configure=None, prepare=None,
                 state: dict | None = None, suites=None, subcommands=None):
     """The command line shared by the variant replays (bench/fuzzyjoin_agree.py,
     bench/fuzzyjoin_rival_cap.py, ...): parse --work --variant --split --targets --datasets
-    --out, set ``state["variant"]`` (a script's state, if given), call
+    --out --set, set ``state["variant"]`` (a script's state, if given), call
     ``configure(variant)``, replay (``prepare(d)`` per dataset, see ``replay``), write
     --out, print the summary. With ``suites`` (a script that reads the datasets' tables)
     also --autofj-venv, and ``state`` gets the work folder ("work") and the folders of the
@@ -389,9 +389,17 @@ def variant_run(doc: str, variants, argv=None, configure=None, prepare=None,
     ap.add_argument("--targets", default="0.8,0.9,0.95")
     ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--set", action="append", default=[], metavar="MODULE.NAME=VALUE",
+                    help="with a parameter of join/<MODULE>.py changed (repeatable)")
     if suites is not None:
         ap.add_argument("--autofj-venv", default=AUTOFJ_VENV)
     a = ap.parse_args(argv)
+    for item in a.set:
+        try:
+            mod, attr, value = parse_setting(item)
+        except ValueError as e:
+            ap.error(str(e))
+        setattr(mod, attr, value)
     if state is not None:
         state["variant"] = a.variant
     if suites is not None:

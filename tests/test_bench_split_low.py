@@ -1,0 +1,56 @@
+"""bench/fuzzyjoin_split_low.py (calibration round 29): which joins are split low-ratio
+joins, and their corrected rating, on a hand-computed case."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import fuzzyjoin_split_low as sl  # noqa: E402
+
+INF = np.inf
+
+
+def _cand(r_left, near):
+    near = np.asarray(near, dtype=float)
+    return SimpleNamespace(r_left=np.asarray(r_left), r_dist=near[:, 0], r_near=near)
+
+
+def test_split_low_ratio_joins_by_hand():
+    """Four right values, two functions.
+    r0: a joins left 0 at s1 = 0.1 / 0.5 = 0.2, b joins left 1: split (low) for both
+        (b's s1 = 0.2 / 0.4 = 0.5);
+    r1: both join left 2, a at s1 = 0.1 / 0.2 = 0.5: unanimous, not split;
+    r2: a joins left 0 at s1 = 0.9 / 1.0 (high), b joins left 1 at 0.3 / 0.6 = 0.5:
+        split, but low for b only;
+    r3: a joins left 0 at 0.2 / 0.4, b has no join (inf): not split."""
+    a = _cand([0, 2, 0, 0], [[0.1, 0.5, 0.6], [0.1, 0.2, 0.9], [0.9, 1.0, 1.0],
+                             [0.2, 0.4, 0.5]])
+    b = _cand([1, 2, 1, -1], [[0.2, 0.4, 0.5], [0.3, 0.9, 1.0], [0.3, 0.6, 0.7],
+                              [INF, INF, INF]])
+    masks = sl.split_joins({"a": a, "b": b}, 0.7)
+    assert masks["a"].tolist() == [True, False, False, False]
+    assert masks["b"].tolist() == [True, False, True, False]
+    agreed = {"a": np.array([0.9, 0.8, 0.6, 0.95]), "b": np.array([0.7, 0.8, 0.9, 0.0])}
+    got = sl.split_corrected({"a": a, "b": b}, agreed, 0.7, 3.0)
+    # 1 - 3 (1 - p): a's r0 0.9 -> 0.7; b's r0 0.7 -> 0.1, r2 0.9 -> 0.7, the rest as given
+    assert got["a"] == pytest.approx([0.7, 0.8, 0.6, 0.95])
+    assert got["b"] == pytest.approx([0.1, 0.8, 0.7, 0.0])
+    # a factor that would take a rating below 0 stops at 0; the input is not changed
+    got = sl.split_corrected({"a": a, "b": b}, agreed, 0.7, 5.0)
+    assert got["b"][0] == 0.0 and agreed["b"][0] == 0.7
+    # a factor of 1 is the join as it is
+    same = sl.split_corrected({"a": a, "b": b}, agreed, 0.7, 1.0)
+    assert all(np.array_equal(same[f], agreed[f]) for f in agreed)
+
+
+def test_set_names_a_parameter_of_the_join(tmp_path, capsys):
+    """``--set`` (the narrower bound's z) refuses a name join/ does not have, before any
+    replay."""
+    with pytest.raises(SystemExit):
+        sl.main(["--work", str(tmp_path), "--variant", "split", "--set", "fuzzy.NO_SUCH=1"])
+    assert "NO_SUCH" in capsys.readouterr().err
