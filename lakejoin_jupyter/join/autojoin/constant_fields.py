@@ -111,10 +111,8 @@ def field_keeper(program, texts):
     pair, whether the target holds the source's own value of that field (the pairs a
     program reading it can be learned from: "-08:00" with "UTC-8", not "UTC+8"); else None."""
     texts = list(dict.fromkeys(t for t in map(cell_text, texts) if t))[:SOURCE_SAMPLE]
-    for p in getattr(program, "pieces", ()):
-        if not isinstance(p, Constant):
-            continue
-        for f in constant_fields(p.text):
+    for text in _constants(program):
+        for f in constant_fields(text):
             if varying_field(texts, f) is None:
                 continue
             counts: dict = {}
@@ -135,13 +133,24 @@ def field_keeper(program, texts):
 def writes_varying(program, texts, anchors=None) -> tuple[str, str] | None:
     """(another value of the field, the constant field) when ``program`` writes as a
     constant a field the source's ``texts`` hold and vary (:func:`varying_field`)."""
+    for text in _constants(program):
+        for f in constant_fields(text):
+            other = varying_field(texts, f, anchors)
+            if other is not None:
+                return other, f
+    return None
+
+
+def _constants(program) -> list:
+    """The program's constant texts, adjacent constants as one ("/03/20" + "26")."""
+    got, run = [], None
     for p in getattr(program, "pieces", ()):
         if isinstance(p, Constant):
-            for f in constant_fields(p.text):
-                other = varying_field(texts, f, anchors)
-                if other is not None:
-                    return other, f
-    return None
+            run = (run or "") + p.text
+        elif run is not None:
+            got.append(run)
+            run = None
+    return got + ([run] if run is not None else [])
 
 
 def _written(program) -> list:
@@ -151,8 +160,7 @@ def _written(program) -> list:
 
 def writes_digits(program) -> bool:
     """Does the program write a constant run of 2+ digits or a sign (the rules' premise)?"""
-    return any(isinstance(p, Constant) and constant_fields(p.text)
-               for p in getattr(program, "pieces", ()))
+    return any(constant_fields(text) for text in _constants(program))
 
 
 def replaced_field(program, source_values, outputs, also_written=()) -> tuple[str, str] | None:

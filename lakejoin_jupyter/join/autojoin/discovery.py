@@ -244,7 +244,7 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
                 if keeps(src[r.source_row], dst[r.target_row])]
         again = _learn_round(rows, forward, left, right, names, settings, None) \
             if len(rows) >= 3 else None
-        if again is not None and field_keeper(again[1], spread(src_col, SOURCE_SAMPLE)) is None:
+        if again is not None:       # (still writing it: learned again below, else refused)
             best = again
             rows_of[forward] = rows
     out = evaluate_columns(best[1].expr, {col: src}, len(src))

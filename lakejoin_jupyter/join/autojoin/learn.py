@@ -1309,9 +1309,13 @@ def generalised(program: Program, examples: Sequence[Example], columns: Sequence
     anchors = [row_text(ex.row) for ex in examples]
     sources = anchors + [row_text(r) for r in whole_rows]
 
+    outputs = [ex.output for ex in examples]
+
     def ok(text: str) -> bool:   # nor a field the source holds and varies (deviation 79)
+        fields = constant_fields(text) + [f for w in _widened(text, outputs)
+                                          for f in constant_fields(w)]
         return target_ok(text) and not any(varying_field(sources, f, anchors) is not None
-                                           for f in constant_fields(text))
+                                           for f in fields)
     if not any(isinstance(p, Constant) and not ok(p.text) for p in program.pieces):
         return None
     return try_learn_transform(examples, columns, settings, cache, validation,
