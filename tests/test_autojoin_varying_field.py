@@ -137,15 +137,17 @@ def test_autojoin_d1_dates_join_no_2027_row():
     assert (j[j.d != "2027-03-29"]["date"] == [_dmy(d) for d in DATES[:7]]).all()
 
 
-@settings(max_examples=25, deadline=None)
-@given(years=st.lists(st.sampled_from([2026, 2026, 2026, 2027, 2025]), min_size=8, max_size=8),
+@settings(max_examples=15, deadline=None)
+@given(years=st.lists(st.sampled_from([2026, 2026, 2026, 2027, 2025]), min_size=8,
+                     max_size=8).filter(lambda ys: ys.count(2026) >= 4),
        days=st.lists(st.integers(1, 28), min_size=8, max_size=8, unique=True),
        signs=st.lists(st.sampled_from("+-"), min_size=8, max_size=8),
        hours=st.lists(st.integers(1, 12), min_size=8, max_size=8, unique=True))
 def test_no_output_joins_a_row_whose_field_differs(years, days, signs, hours):
     """Random year and sign mixes against a lake holding every day of 2026 only (dates) and
     every label of both signs (offsets), pairs by the other fields alone, the wrong-field
-    partner scored higher: whatever program is learned and not refused (the search drops a
+    partner scored higher (the lake's year held by half the dates at least, the user's
+    shape; any mix of signs): whatever program is learned and not refused (the search drops a
     program ``replaced_field`` names a field of), no output joins a lake value whose year or
     sign differs from the source's."""
     dates = [f"{y}-03-{d:02d}" for y, d in zip(years, days)]
