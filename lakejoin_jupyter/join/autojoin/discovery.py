@@ -46,9 +46,10 @@ from ...search.segments import arrow_arrays, value_shape
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from ..preview import COINCIDENCE_WEIGHT, FEW_KEYS, KIND_WEIGHT, key_kind, values_kind
 from .chance import ALPHA, above_chance, code_rates, dates_by_chance, integers, range_tail
-from .constant_fields import SOURCE_SAMPLE, replaced_field
+from .constant_fields import SOURCE_SAMPLE, field_keeper, replaced_field
 from .dsl import Program, evaluate_columns
 from .learn import (FORMAT_SAMPLE, Example, LearnSettings, example_sets, generalised,
+                    writes_source_field,
                     pair_example_sets, spread, try_learn_transform, widest_padding)
 from .pairs import PairGroup, RowPair, whole_word_keys
 from .pipeline import SMALL_ROWS_PER_KEY, AutoJoinSettings
@@ -236,6 +237,16 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
     rows_of.setdefault(forward, [])
     src, dst = (left, right) if forward else (right, left)
     col = names[0] if forward else names[1]
+    src_col = src if columns is None else (columns[0] if forward else columns[1])
+    keeps = field_keeper(best[1], spread(src_col, SOURCE_SAMPLE))
+    if keeps is not None:      # a constant over a field the source varies (deviation 79):
+        rows = [r for r in rows_of[forward]     # learned again from the pairs keeping it
+                if keeps(src[r.source_row], dst[r.target_row])]
+        again = _learn_round(rows, forward, left, right, names, settings, None) \
+            if len(rows) >= 3 else None
+        if again is not None:       # (still writing it: learned again below, else refused)
+            best = again
+            rows_of[forward] = rows
     out = evaluate_columns(best[1].expr, {col: src}, len(src))
     residual = [r for r in rows_of[forward]
                 if canonical(out[r.source_row]) != canonical(dst[r.target_row])]
@@ -243,12 +254,14 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
         best = _learn_round(residual, forward, left, right, names, RESIDUAL, best)
     src_col, dst_col = (src, dst) if columns is None else \
         (columns if forward else columns[::-1])
+    whole_rows = [(v,) for v in spread(src_col)]
     program = generalised(best[1], best[3], [col], settings, {}, spread(dst_col, FORMAT_SAMPLE),
-                          whole_rows=[(v,) for v in spread(src_col)])
+                          whole_rows=whole_rows)
     if program is not None:        # no constant that is a piece of a varying field (dev. 55)
         out = evaluate_columns(program.expr, {col: src}, len(src))
         targets = {canonical(v) for v in dst}
-        if len({canonical(o) for o in out} & targets) >= best[0]:
+        if len({canonical(o) for o in out} & targets) >= best[0] or \
+                writes_source_field(best[1], best[3], whole_rows):   # the source's (79)
             return program, forward
     return best[1], best[2]
 

@@ -27,7 +27,8 @@ Note:
     - the programs that differ in one piece giving the same piece on every example (a tie
       lost to the order above) are returned as variants, kept where they extend the program;
     - ``generalised``: no constant that is a piece of a field varying across the target,
-      no cut inside a number of the examples or of other source rows (``whole_rows``).
+      no cut inside a number of the examples or of other source rows (``whole_rows``);
+      nor a constant field the examples' sources hold where other rows differ (79).
 """
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ from .dsl import (CASINGS, ENCODINGS, MAP_TABLES, MAPS, Column, Constant, Encode
                   Program, ProgramSet, Replace, SelectK, Split, Substring, Trim, Words,
                   apply_casing, compile_expr, join_words, map_value, select_rest, normalize_space, pad_digits,
                   split_words)
+from .constant_fields import constant_fields, varying_field, writes_varying
 
 _TOKENS = re.compile(r"[^\W_]+")
 MAX_SEP_LEN = 3
@@ -1303,11 +1305,36 @@ def generalised(program: Program, examples: Sequence[Example], columns: Sequence
     ("7-" of "2014-07-03" is the month's last digit), on the examples and on
     ``whole_rows``, other source rows over ``columns`` (deviation 58). Ranking it against
     ``program`` is the caller's (equal coverage: this one)."""
-    ok = format_test(target_values, [ex.output for ex in examples])
+    target_ok = format_test(target_values, [ex.output for ex in examples])
+    anchors = [row_text(ex.row) for ex in examples]
+    sources = anchors + [row_text(r) for r in whole_rows]
+
+    outputs = [ex.output for ex in examples]
+
+    def ok(text: str) -> bool:   # nor a field the source holds and varies (deviation 79)
+        fields = constant_fields(text) + [f for w in _widened(text, outputs)
+                                          for f in constant_fields(w)]
+        return target_ok(text) and not any(varying_field(sources, f, anchors) is not None
+                                           for f in fields)
     if not any(isinstance(p, Constant) and not ok(p.text) for p in program.pieces):
         return None
     return try_learn_transform(examples, columns, settings, cache, validation,
                                constant_ok=ok, whole_rows=whole_rows)
+
+
+def row_text(row: tuple) -> str:
+    """A source row's cells as one text (the fields :func:`generalised` reads)."""
+    return " ".join(str(v) for v in row if v is not None)
+
+
+def writes_source_field(program: Program, examples: Sequence[Example],
+                        whole_rows: Sequence[tuple] = ()) -> bool:
+    """Does ``program`` write as a constant a field its examples' source values all hold at
+    one place, which other source rows (``whole_rows``) hold another value at? Then a
+    program reading it that fits the same examples wins whatever it joins (deviation 79)."""
+    anchors = [row_text(ex.row) for ex in examples]
+    return writes_varying(program, anchors + [row_text(r) for r in whole_rows],
+                          anchors) is not None
 
 
 def learn_from_set(examples: list, columns: Sequence[str], settings: LearnSettings,

@@ -29,7 +29,9 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       many keys beats a direction whose outputs reach a key held by 2+ target rows (78);
     - named columns: every branch keys from one of each named side's (learned again, key
       parts too), else not found; several: 1:1 through all wins (64-65); nothing found: a
-      partial program, most source rows, half+ (68); N:1 loses to 1:1 by keys x estimate (77)."""
+      partial program, most source rows, half+ (68); N:1 loses to 1:1 by keys x estimate (77);
+    - a constant field (a year, a sign) the source holds and varies: learned again reading
+      it, which wins; a program still writing it is refused (79, constant_fields.py)."""
 from __future__ import annotations
 
 import dataclasses
@@ -52,7 +54,7 @@ from .dsl import (Constant, Program, Substring, apply_frame, cell_text, column_t
 from .fuzzy import constrained_fuzzy_join
 from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, generalised,
                     learn_from_set, no_digits, padded_variant, pair_example_sets, spread,
-                    try_learn_transform)
+                    try_learn_transform, writes_source_field)
 from .pairs import (ColumnValues, combined_pair_groups, find_joinable_row_pairs,
                     whole_key_groups)
 from .programset import (SetSettings, estimated_precision, evidence_counts, key_owners,
@@ -423,14 +425,18 @@ def _generalised(best: Candidate, src: Table, tcells: list, ls: LearnSettings, c
                  passes, src_on) -> Candidate:
     """``best``, or the program learned again from its examples writing no constant that is
     a piece of a field varying across the target column, when that one joins as many keys
-    and rows and passes the same checks (deviation 55)."""
+    and rows and passes the same checks (deviation 55); whatever it joins where ``best``
+    writes as a constant a field its examples' sources hold and other rows vary (79)."""
+    whole_rows = _spread_rows(src)
     program = generalised(best.program, best.examples, src.columns, ls, cache, tcells,
-                          whole_rows=_spread_rows(src))
+                          whole_rows=whole_rows)
     if program is None or (src_on and not _reads(program, src_on)):
         return best
     cand = Candidate(program, best.group, best.target_column, best.examples,
                      learned_times=best.learned_times)
     _coverage(cand, src, tcells)
+    if writes_source_field(best.program, best.examples, whole_rows):
+        return cand if cand.coverage and passes(cand) else best   # (deviation 79)
     if (cand.coverage >= best.coverage and cand.joined_rows >= best.joined_rows
             and cand.extra["folds"] <= best.extra.get("folds", 0) and passes(cand)):
         return cand
