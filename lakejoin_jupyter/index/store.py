@@ -725,6 +725,22 @@ class Generation:
     def has(self, component: str) -> bool:
         return component in self.components
 
+    def embedder(self, component: str):
+        """The embedder ``component`` (pexeso, union) was built with, as its section
+        records it; one that folded values otherwise than this version does
+        (embed.FoldChangedError) makes the index stale: IndexVersionError with the command
+        that rebuilds it."""
+        from ..embed import FoldChangedError, get_embedder
+        try:
+            return get_embedder(self.components[component]["embedder"])
+        except FoldChangedError as e:
+            root = self.path if self.name == "base" else self.path.parent.parent
+            raise IndexVersionError(
+                f"{root} is stale for {component}: its {e.embedder} embedder folded values "
+                f"with {e.recorded!r}, but this version folds them with {e.current!r} "
+                f"(docs/algorithms/fuzzyjoin.md, Folding), and vectors of the two folds do "
+                f"not compare; rebuild the index: {rebuild_command(root)}.") from None
+
     def file(self, rel: str) -> Path:
         return self.path / rel
 
@@ -1046,6 +1062,10 @@ class LakeIndex:
         """The base generation's component sections: the parameters (num_perm, XASH size,
         partitions, embedder...) that added generations reuse."""
         return self.generations[0].components
+
+    def embedder(self, component: str):
+        """The embedder ``component`` was built with (:meth:`Generation.embedder`)."""
+        return self.generations[0].embedder(component)
 
     @property
     def n_sets(self) -> int:

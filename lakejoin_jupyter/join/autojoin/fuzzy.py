@@ -28,6 +28,7 @@ from itertools import chain
 
 import numpy as np
 
+from ...textfold import fold
 from ..match_precision import TIE, nearest_ratios, null_probability
 
 TOKENIZERS = ("word", "2gram", "3gram")
@@ -36,7 +37,7 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def tokens(text: str, tokenizer: str) -> frozenset:
-    t = text.lower()
+    t = fold(text)
     if tokenizer == "word":
         return frozenset(_WORD.findall(t)) or frozenset([t])
     q = int(tokenizer[0])
