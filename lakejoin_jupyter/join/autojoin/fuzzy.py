@@ -11,7 +11,8 @@ Note:
       the lower end up and the best feasible threshold is returned (-1 when none).
     - Tokenizers word / 2-gram / 3-gram and distances Jaccard / cosine / Dice (the thesis
       names examples only); candidate pairs from a prefix filter exact up to
-      ``max_distance``. Details: docs/algorithms/autojoin.md.
+      ``max_distance``; tokens of the values as the fuzzy join folds them (textfold.fold).
+      Details: docs/algorithms/autojoin.md.
     - Added: each added match's probability of being right (match_precision.py: its
       distance ratio against decoys), shown as the mean, the estimated precision; the null
       is the step's own: values with no equal key against the equal ones' decoys (74).
