@@ -314,6 +314,14 @@ def _parse(spec: str) -> tuple[str, dict]:
     return name.strip(), kw
 
 
+def check_fold(spec) -> None:
+    """Raise FoldChangedError when a recorded spec (a dict) names another fold than this
+    version's; a spec naming none (written by hand) passes. Builds no embedder."""
+    recorded = spec.get("fold") if isinstance(spec, dict) else None
+    if recorded is not None and recorded != FOLD_ID:
+        raise FoldChangedError(str(spec.get("name")), str(recorded))
+
+
 def get_embedder(spec=None) -> Embedder:
     """An embedder from a spec: None/"ngram", "ngram:dim=512", "vectors:path=glove.txt",
     "sentence-transformers", a manifest dict ({"name": ..., params}), or an Embedder."""
@@ -323,9 +331,7 @@ def get_embedder(spec=None) -> Embedder:
         return NgramEmbedder()
     if isinstance(spec, dict):
         name, kw = spec.get("name"), {k: v for k, v in spec.items() if k != "name"}
-        recorded = kw.get("fold")
-        if recorded is not None and recorded != FOLD_ID:
-            raise FoldChangedError(str(name), str(recorded))
+        check_fold(spec)
     elif isinstance(spec, str):
         name, kw = _parse(spec)
     else:

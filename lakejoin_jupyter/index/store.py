@@ -727,19 +727,28 @@ class Generation:
 
     def embedder(self, component: str):
         """The embedder ``component`` (pexeso, union) was built with, as its section
-        records it; one that folded values otherwise than this version does
-        (embed.FoldChangedError) makes the index stale: IndexVersionError with the command
-        that rebuilds it."""
-        from ..embed import FoldChangedError, get_embedder
-        try:
-            return get_embedder(self.components[component]["embedder"])
-        except FoldChangedError as e:
-            root = self.path if self.name == "base" else self.path.parent.parent
-            raise IndexVersionError(
-                f"{root} is stale for {component}: its {e.embedder} embedder folded values "
-                f"with {e.recorded!r}, but this version folds them with {e.current!r} "
-                f"(docs/algorithms/fuzzyjoin.md, Folding), and vectors of the two folds do "
-                f"not compare; rebuild the index: {rebuild_command(root)}.") from None
+        records it (:meth:`check_fold` first)."""
+        from ..embed import get_embedder
+        self.check_fold()
+        return get_embedder(self.components[component]["embedder"])
+
+    def check_fold(self) -> None:
+        """An embedder recorded in a component's section that folded values otherwise than
+        this version does (embed.FoldChangedError) makes the index stale: IndexVersionError
+        naming the component, both folds and the command that rebuilds it (its vectors
+        would not compare with vectors of queries folded the new way)."""
+        from ..embed import FoldChangedError, check_fold
+        for component, section in self.components.items():
+            try:
+                check_fold(section.get("embedder") if isinstance(section, dict) else None)
+            except FoldChangedError as e:
+                root = self.path if self.name == "base" else self.path.parent.parent
+                raise IndexVersionError(
+                    f"{root} is stale for {component}: its {e.embedder} embedder folded "
+                    f"values with {e.recorded!r}, but this version folds them with "
+                    f"{e.current!r} (docs/algorithms/fuzzyjoin.md, Folding), and vectors of "
+                    f"the two folds do not compare; rebuild the index: "
+                    f"{rebuild_command(root)}.") from None
 
     def file(self, rel: str) -> Path:
         return self.path / rel
@@ -980,6 +989,7 @@ class LakeIndex:
             self.generations.append(Generation(gpath, gman, g["name"], g["column_offset"], g["table_offset"]))
         for generation in self.generations:
             generation.check_arrays()
+            generation.check_fold()
         self.lake_changes: list[str] = []
         if check_lake:
             self.lake_changes = self.find_lake_changes()

@@ -137,7 +137,6 @@ def build(ctx) -> dict:
     if base is not None and base.generations[0].has("pexeso"):
         first = base.generations[0]
         sec = first.components["pexeso"]
-        base.embedder("pexeso")        # a stale fold: rebuild, do not add to it
         opts.update(embedder=sec["embedder"], pivots=sec["pivots"], levels=sec["levels"],
                     pivot_method=sec["pivot_method"], sample_size=sec["sample_size"],
                     seed=sec["seed"], partitions=len(sec["partitions"]),

@@ -97,7 +97,6 @@ def build(ctx) -> dict:
     fmt_version = FORMAT_VERSION               # and its format histograms (1: unrecorded)
     if base is not None and base.generations[0].has("union"):
         sec = base.generations[0].components["union"]
-        base.embedder("union")        # a stale fold: rebuild, do not add to it
         opts.update(embedder=sec["embedder"], sample_values=sec["sample_values"])
         fmt_version = int(sec.get("histogram_version", 1))
     spec = get_embedder(opts["embedder"]).spec()

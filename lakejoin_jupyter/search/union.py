@@ -142,7 +142,6 @@ def lake_profiles(index) -> LakeProfiles:
         raise QueryError(f"The index {index.path} has no union component: rebuild it with "
                          f"{rebuild_command(index.path, index.manifest, 'union')} "
                          f"(Python: build_index(LAKE, OUT, components=['union'])).")
-    index.embedder("union")            # a stale fold: refused before profiles mix with it
     parts = {k: [] for k in ("format", "numeric_share", "numeric_n", "quantiles", "vectors")}
     sizes = []
     for g in index.generations:
