@@ -19,13 +19,13 @@ records, so queries embed with exactly the build's embedder.
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import Path
 
 import mmh3
 import numpy as np
 
 from ..errors import LakeJoinError
+from ..textfold import FOLD_ID, fold
 
 
 SEMANTIC = "e5-small"      # what embedder="semantic" names (docs/algorithms/pexeso.md: why)
@@ -35,25 +35,26 @@ class EmbedderError(LakeJoinError, ValueError):
     """An embedder cannot be created or used as asked (unknown name, missing file/model)."""
 
 
+class FoldChangedError(EmbedderError):
+    """A recorded embedder spec (an index's) names another value fold than this version's
+    (textfold.FOLD_ID): its vectors would not compare with vectors embedded now."""
+
+    def __init__(self, embedder: str, recorded: str):
+        self.embedder, self.recorded, self.current = embedder, recorded, FOLD_ID
+        super().__init__(
+            f"The {embedder} embedder was recorded folding values with {recorded!r}, but "
+            f"this version folds them with {FOLD_ID!r} (docs/algorithms/fuzzyjoin.md, "
+            f"Folding): vectors of the two folds do not compare. Rebuild the index that "
+            f"recorded it.")
+
+
 def _unit_rows(m: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(m, axis=1, keepdims=True)
     out = np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
     return out.astype(np.float32, copy=False)
 
 
-_PUNCT_MAP = str.maketrans({"’": "'", "‘": "'", "`": "'", "´": "'", "“": '"', "”": '"',
-                            "‐": "-", "–": "-", "—": "-", "−": "-"})
 _WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def fold(text: str) -> str:
-    """Case-, accent- and punctuation-variant folding used before embedding."""
-    s = str(text)
-    if s.isascii():
-        return " ".join(s.lower().split())
-    s = unicodedata.normalize("NFKD", s.translate(_PUNCT_MAP).casefold())
-    s = "".join(ch for ch in s if not unicodedata.combining(ch))
-    return " ".join(s.split())
 
 
 def _hash_vector(text: str, dim: int) -> np.ndarray:
@@ -110,7 +111,7 @@ class NgramEmbedder(Embedder):
 
     def params(self) -> dict:
         return {"n": list(self.n), "words": self.words, "word_weight": self.word_weight,
-                "seed": self.seed, "punct": self.punct, "fold": "nfkd-casefold-strip-accents"}
+                "seed": self.seed, "punct": self.punct, "fold": FOLD_ID}
 
     def _features(self, text: str) -> tuple[list, list]:
         s = fold(text)
@@ -231,7 +232,7 @@ class WordVectorEmbedder(Embedder):
     def params(self) -> dict:
         return {"path": self.path, "words": len(self.vocab), "combine": "mean of word vectors",
                 "oov": "hash-seeded random unit vector per unknown word",
-                "fold": "nfkd-casefold-strip-accents"}
+                "fold": FOLD_ID}
 
     def embed(self, texts) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float64)
@@ -313,6 +314,14 @@ def _parse(spec: str) -> tuple[str, dict]:
     return name.strip(), kw
 
 
+def check_fold(spec) -> None:
+    """Raise FoldChangedError when a recorded spec (a dict) names another fold than this
+    version's; a spec naming none (written by hand) passes. Builds no embedder."""
+    recorded = spec.get("fold") if isinstance(spec, dict) else None
+    if recorded is not None and recorded != FOLD_ID:
+        raise FoldChangedError(str(spec.get("name")), str(recorded))
+
+
 def get_embedder(spec=None) -> Embedder:
     """An embedder from a spec: None/"ngram", "ngram:dim=512", "vectors:path=glove.txt",
     "sentence-transformers", a manifest dict ({"name": ..., params}), or an Embedder."""
@@ -322,6 +331,7 @@ def get_embedder(spec=None) -> Embedder:
         return NgramEmbedder()
     if isinstance(spec, dict):
         name, kw = spec.get("name"), {k: v for k, v in spec.items() if k != "name"}
+        check_fold(spec)
     elif isinstance(spec, str):
         name, kw = _parse(spec)
     else:

@@ -725,6 +725,31 @@ class Generation:
     def has(self, component: str) -> bool:
         return component in self.components
 
+    def embedder(self, component: str):
+        """The embedder ``component`` (pexeso, union) was built with, as its section
+        records it (:meth:`check_fold` first)."""
+        from ..embed import get_embedder
+        self.check_fold()
+        return get_embedder(self.components[component]["embedder"])
+
+    def check_fold(self) -> None:
+        """An embedder recorded in a component's section that folded values otherwise than
+        this version does (embed.FoldChangedError) makes the index stale: IndexVersionError
+        naming the component, both folds and the command that rebuilds it (its vectors
+        would not compare with vectors of queries folded the new way)."""
+        from ..embed import FoldChangedError, check_fold
+        for component, section in self.components.items():
+            try:
+                check_fold(section.get("embedder") if isinstance(section, dict) else None)
+            except FoldChangedError as e:
+                root = self.path if self.name == "base" else self.path.parent.parent
+                raise IndexVersionError(
+                    f"{root} is stale for {component}: its {e.embedder} embedder folded "
+                    f"values with {e.recorded!r}, but this version folds them with "
+                    f"{e.current!r} (docs/algorithms/fuzzyjoin.md, Folding), and vectors of "
+                    f"the two folds do not compare; rebuild the index: "
+                    f"{rebuild_command(root)}.") from None
+
     def file(self, rel: str) -> Path:
         return self.path / rel
 
@@ -964,6 +989,7 @@ class LakeIndex:
             self.generations.append(Generation(gpath, gman, g["name"], g["column_offset"], g["table_offset"]))
         for generation in self.generations:
             generation.check_arrays()
+            generation.check_fold()
         self.lake_changes: list[str] = []
         if check_lake:
             self.lake_changes = self.find_lake_changes()
@@ -1046,6 +1072,10 @@ class LakeIndex:
         """The base generation's component sections: the parameters (num_perm, XASH size,
         partitions, embedder...) that added generations reuse."""
         return self.generations[0].components
+
+    def embedder(self, component: str):
+        """The embedder ``component`` was built with (:meth:`Generation.embedder`)."""
+        return self.generations[0].embedder(component)
 
     @property
     def n_sets(self) -> int:

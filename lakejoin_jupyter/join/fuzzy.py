@@ -37,6 +37,7 @@ import pandas as pd
 
 from ..embed import EmbedderError, NgramEmbedder, cached_embedder
 from ..errors import QueryError
+from ..textfold import fold
 from .joinable import Joinable
 from .keys import text_keys
 from .match_precision import (STANDARD_ERRORS, TIE, join_variance, nearest_ratios,
@@ -280,8 +281,8 @@ class NegativeRules:
     Championship"; "GW 501516" and "GW501516" agree)."""
 
     def __init__(self, lkeys, rkeys):
-        self.lt = [frozenset(_TOKEN.findall(str(v).lower())) for v in lkeys]
-        self.rt = [frozenset(_TOKEN.findall(str(v).lower())) for v in rkeys]
+        self.lt = [frozenset(_TOKEN.findall(fold(v))) for v in lkeys]
+        self.rt = [frozenset(_TOKEN.findall(fold(v))) for v in rkeys]
         self.ld = ["".join(_DIGITS.findall(str(v))) for v in lkeys]
         self.rd = ["".join(_DIGITS.findall(str(v))) for v in rkeys]
         # the words without their digits (what the digit rule does not read)

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import keyword
 import re
-import unicodedata
 from dataclasses import dataclass, field, replace
 
 from ..errors import QueryError
 from ..index.tables import LakeTable
+from ..textfold import transliterate
 
 HOWS = ("left", "inner")
 DUPLICATES = ("all", "first")
@@ -257,7 +257,7 @@ def _check_aggregate(agg: Aggregate, other_columns: list, label: str, duplicates
 
 def python_name(text: str, fallback: str = "t") -> str:
     """A readable Python identifier made from any text ("country-codes" -> country_codes)."""
-    s = unicodedata.normalize("NFKD", str(text)).encode("ascii", "ignore").decode()
+    s = transliterate(str(text)).encode("ascii", "ignore").decode()
     s = re.sub(r"\W+", "_", s).strip("_").lower()
     if not s:
         s = fallback

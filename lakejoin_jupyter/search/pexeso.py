@@ -681,8 +681,7 @@ class PexesoModel:
 
     @cached_property
     def embedder(self):
-        from ..embed import get_embedder
-        return get_embedder(self.section["embedder"])
+        return self.index.embedder("pexeso")
 
     @property
     def default_tau(self) -> float:

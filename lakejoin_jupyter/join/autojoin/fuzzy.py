@@ -11,7 +11,8 @@ Note:
       the lower end up and the best feasible threshold is returned (-1 when none).
     - Tokenizers word / 2-gram / 3-gram and distances Jaccard / cosine / Dice (the thesis
       names examples only); candidate pairs from a prefix filter exact up to
-      ``max_distance``. Details: docs/algorithms/autojoin.md.
+      ``max_distance``; tokens of the values as the fuzzy join folds them (textfold.fold).
+      Details: docs/algorithms/autojoin.md.
     - Added: each added match's probability of being right (match_precision.py: its
       distance ratio against decoys), shown as the mean, the estimated precision; the null
       is the step's own: values with no equal key against the equal ones' decoys (74).
@@ -28,6 +29,7 @@ from itertools import chain
 
 import numpy as np
 
+from ...textfold import fold
 from ..match_precision import TIE, nearest_ratios, null_probability
 
 TOKENIZERS = ("word", "2gram", "3gram")
@@ -36,7 +38,7 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def tokens(text: str, tokenizer: str) -> frozenset:
-    t = text.lower()
+    t = fold(text)
     if tokenizer == "word":
         return frozenset(_WORD.findall(t)) or frozenset([t])
     q = int(tokenizer[0])
