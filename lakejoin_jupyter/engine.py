@@ -1920,7 +1920,11 @@ class Engine:
                **options) -> SearchResult:
         """Tables joinable with the query column(s), best first.
 
-        ``k``: number of hits (None: all that qualify). ``threshold``: keep hits whose
+        ``k``: number of hits (None: all that qualify); the query's own table and the tables
+        already joined take none of the k places while another hit qualifies (listed last,
+        only where fewer than k others do; one passed over is named in ``own_left_out``),
+        except under "overlap" for a query naming a lake table, where they keep a place among
+        the method's k, listed last. ``threshold``: keep hits whose
         containment of the query is at least this (0..1). ``method``: "auto" (the best
         exact method the index supports for the number of query columns) or a name from
         :meth:`methods`. ``rank``: "overlap" (the method's order, as its paper ranks, but
@@ -2794,7 +2798,9 @@ class Engine:
         command line's typed reading). A table the
         query's rows come from otherwise (:meth:`search`'s rule, :meth:`own_tables`: every
         row of the query a row of the table, columns added or renamed allowed) is marked
-        ``is_query_table`` ("(your table)") and listed last; ``include_own=False`` leaves it
+        ``is_query_table`` ("(your table)") and takes none of the k places while another
+        table qualifies (listed last, only where fewer than k others do; passed over, it is
+        named in ``own_left_out``), as in :meth:`search`; ``include_own=False`` leaves it
         out."""
         from .join.union import UnionHit, UnionResult
         from .search import union as union_search
