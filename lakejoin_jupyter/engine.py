@@ -1392,7 +1392,7 @@ class SearchResult(Sequence):
             return (f"The query is the lake table {q.origin}: its own column"
                     f"{'s' if len(q.columns) > 1 else ''} {cols} left out of its results. "
                     f"No other {text[3:]}")
-        if self.own_left_out and not self.include_own:
+        if self.own_left_out:            # (passed over: only beside hits)
             return (f"Left out as asked (include_own=False, --no-own): "
                     f"{', '.join(self.own_left_out)}. No other {text[3:]}")
         return text

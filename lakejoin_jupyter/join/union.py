@@ -242,7 +242,7 @@ class UnionResult(Sequence):
         if self.left_out:
             return (f"No other lake table aligns with the query's columns: the query is the "
                     f"lake table {self.left_out}, left out of its own results.")
-        if self.own_left_out and not self.include_own:
+        if self.own_left_out:            # (passed over: only beside hits)
             return (f"No other lake table aligns with the query's columns: the table its rows "
                     f"come from, {', '.join(self.own_left_out)}, is left out as asked "
                     f"(include_own=False, --no-own).")
