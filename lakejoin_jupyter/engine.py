@@ -2193,11 +2193,6 @@ class Engine:
         """column id -> its distinct integers or None (:meth:`_lake_integers`)."""
         return {}
 
-    def _annotate(self, hits: list, q: Query) -> None:
-        """Fill each hit's join figures (join/preview.py), key kind and own-table marks."""
-        self._hit_figures(hits, q)
-        self._own_marks(hits, q)
-
     def _hit_figures(self, hits: list, q: Query) -> None:
         """Each hit's join figures (join/preview.py), key kind and usefulness."""
         cat = self._catalog
