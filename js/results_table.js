@@ -327,6 +327,12 @@ function render({ model, el }) {
     });
     table.append(thead, tbody);
     el.appendChild(table);
+    if (model.get("footnote")) {
+      const note = document.createElement("div");
+      note.className = "lakejoin-footnote";
+      note.textContent = model.get("footnote");
+      el.appendChild(note);
+    }
     fitTails(table);       // (not laid out yet, or in a hidden tab: on a later frame)
     if (hadFocus) {
       const target = focusedHeader !== undefined
@@ -336,7 +342,7 @@ function render({ model, el }) {
     }
   }
 
-  for (const name of ["rows", "columns", "selected", "phase", "empty_text"]) {
+  for (const name of ["rows", "columns", "selected", "phase", "empty_text", "footnote"]) {
     model.on("change:" + name, draw);
   }
   draw();

@@ -771,6 +771,8 @@ def _union(args, parser) -> int:
         for n in res.notes:
             print(f"note: {n}")
         print(show.rename(columns={"rows": "table rows"}).to_string(index=False))
+        if res.also_matching():         # the own table passed over for k others
+            print(res.also_matching())
     if args.stack is not None:
         if not 1 <= args.stack <= len(res):
             raise LakeJoinError(f"--stack {args.stack}: the search found {len(res)} table(s); "

@@ -1349,8 +1349,10 @@ class SearchResult(Sequence):
         self.lake_changed: str | None = None  # the note that the lake changed since the build
         self.absent_columns: list = []       # an empty multi-column search's query columns
                                              # with no value in the lake (Engine.search)
+        self.include_own = True
         self.own_left_out: list = []         # the query's own table and those already joined,
-                                             # left out (include_own=False) with hits
+                                             # marked: left out (include_own=False), or
+                                             # passed over for k others (also_matching)
 
     def __getitem__(self, i):
         return self.hits[i]
@@ -1390,10 +1392,22 @@ class SearchResult(Sequence):
             return (f"The query is the lake table {q.origin}: its own column"
                     f"{'s' if len(q.columns) > 1 else ''} {cols} left out of its results. "
                     f"No other {text[3:]}")
-        if self.own_left_out:
+        if self.own_left_out:            # (passed over: only beside hits)
             return (f"Left out as asked (include_own=False, --no-own): "
                     f"{', '.join(self.own_left_out)}. No other {text[3:]}")
         return text
+
+    def also_matching(self, widget: bool = False) -> str:
+        """The line under the hits naming the query's own table and tables already joined
+        that ranked among them but took no place of the k (``own_left_out``), or '' (none,
+        or left out as asked). ``widget``: without the API's and magics' option."""
+        if not self.own_left_out or not self.include_own or not self.hits:
+            return ""
+        one = len(self.own_left_out) == 1
+        how = "" if widget else \
+            f"; include_own=False (--no-own) leaves {'it' if one else 'them'} out"
+        return (f"Also matching: {', '.join(self.own_left_out)}, not counted: listed only "
+                f"when fewer than {self.params.k} other columns qualify{how}.")
 
     def _empty_reason(self, widget: bool) -> str:
         """What found nothing, by method, and what to try instead."""
@@ -1603,10 +1617,12 @@ class SearchResult(Sequence):
                 f"{per_key_tab(worst)}).")
 
     def text_notes(self, cli: bool = False) -> list[str]:
-        """The lines a terminal prints under the hits' table: each hit's key warning
-        ("#1: the key is a category ...") and the :meth:`multiply_note` (``cli``: in
-        ``lakejoin join``'s options)."""
-        lines = [f"#{h.rank}: {h.key_warning}" for h in self.hits if h.key_warning]
+        """The lines a terminal prints under the hits' table: :meth:`also_matching`, each
+        hit's key warning ("#1: the key is a category ...") and the :meth:`multiply_note`
+        (``cli``: in ``lakejoin join``'s options)."""
+        also = self.also_matching()
+        lines = [also] if also else []
+        lines += [f"#{h.rank}: {h.key_warning}" for h in self.hits if h.key_warning]
         note = self.multiply_note(cli=cli)
         return lines + ([note] if note else [])
 
@@ -1630,8 +1646,10 @@ class SearchResult(Sequence):
             ("coverage", "share of the query's rows that find a partner"),
             ("join rows", "rows of a left join (est.: estimated)"),
             ("adds", "columns the join adds"), ("key", "kind of the lake key")))
+        also = self.also_matching()
+        also = f"<div style='color:#777'>{html.escape(also)}</div>" if also else ""
         return (f"<div>{cap}</div>{notes}{warn}<table><thead><tr>{head}</tr></thead>"
-                f"<tbody>{''.join(rows)}</tbody></table>")
+                f"<tbody>{''.join(rows)}</tbody></table>{also}")
 
 
 def _bar(share: float | None, color: str = "#4a78c2") -> str:
@@ -1758,6 +1776,34 @@ def _check_search_args(k, threshold) -> None:
         raise QueryError(f"threshold is a containment between 0 and 1 (got {threshold!r}).")
 
 
+def _mine(h) -> bool:
+    """A hit of the query's own table or of a table already joined."""
+    return bool(h.is_query_table or getattr(h, "in_chain", False))   # (union: no chain)
+
+
+def _k_places(hits: list, k: int | None, keep_place: bool = False) -> tuple[list, list]:
+    """(listed, passed over) of the ranked ``hits``: the query's own table and the tables
+    already joined take none of the k places while another hit qualifies: the k best others
+    are listed, then those two kinds, last, in the places left (fewer than k others); passed
+    over: those of them ranked before the k-th other, for the result to name. ``keep_place``
+    (the overlap ranking of a query naming a lake table): they keep a place among the
+    method's k, listed last."""
+    if keep_place or k is None:
+        listed = hits if k is None else hits[:k]
+        return sorted(listed, key=_mine), []      # stable: the ranking kept
+    others = [i for i, h in enumerate(hits) if not _mine(h)][:k]
+    listed = [hits[i] for i in others] + [h for h in hits if _mine(h)][:k - len(others)]
+    if len(others) < k:
+        return listed, []
+    return listed, [h for h in hits[:others[-1]] if _mine(h)]
+
+
+def _own_names(hits: list) -> list:
+    """The tables of own or already joined ``hits``, marked as the results write them."""
+    return sorted({f"{h.table} (your table)" if h.is_query_table else
+                   f"{h.table} (already joined)" for h in hits if _mine(h)})
+
+
 def _unflagged(hits: list) -> int:
     """Hits with no key warning (a measure, years, a coincidence) outside the query's own
     table and the tables already joined."""
@@ -1874,7 +1920,11 @@ class Engine:
                **options) -> SearchResult:
         """Tables joinable with the query column(s), best first.
 
-        ``k``: number of hits (None: all that qualify). ``threshold``: keep hits whose
+        ``k``: number of hits (None: all that qualify); the query's own table and the tables
+        already joined take none of the k places while another hit qualifies (listed last,
+        only where fewer than k others do; one passed over is named in ``own_left_out``),
+        except under "overlap" for a query naming a lake table, where they keep a place among
+        the method's k, listed last. ``threshold``: keep hits whose
         containment of the query is at least this (0..1). ``method``: "auto" (the best
         exact method the index supports for the number of query columns) or a name from
         :meth:`methods`. ``rank``: "overlap" (the method's order, as its paper ranks, but
@@ -1902,31 +1952,46 @@ class Engine:
             q = self._as_query_table(q, query, query_table, exclude_self)
         m = self._pick(method, q, threshold)
         options = m.resolve_options(options)
-        reorder = rank == "useful" or not include_own
-        pool = k if k is None or not reorder else max(POOL_FACTOR * k, k + POOL_EXTRA)
+        useful = rank == "useful"
+        # the own table and those already joined take no place of k (_k_places), except
+        # under "overlap" for a query naming a lake table (it keeps its place, listed last)
+        keep_place = not useful and include_own and q.origin is not None
+        own_rule = annotate and k is not None and not keep_place
+        pool = k if k is None or not (useful or not include_own) else \
+            max(POOL_FACTOR * k, k + POOL_EXTRA)
         stale = self._lake_changed() if annotate else None   # not in the search's seconds
         t0 = time.perf_counter()
-        grows = rank == "useful" and k is not None
-        cut = grows and m.more == "cut" and pool < POOL_MAX   # asked once for the most
+        cut = own_rule and m.more == "cut" and pool < POOL_MAX   # asked once for the most
         found, stats = self._run(m, q, SearchParams(k=POOL_MAX if cut else pool,
                                                     threshold=threshold, options=options))
         found, unseen = (found[:pool], found[pool:]) if cut else (found, [])
         hits = [self._hit(i + 1, c, q, m) for i, c in enumerate(found)]
         self._case_programs(hits, q)
-        if annotate:
-            self._annotate(hits, q)
+        if annotate:         # "overlap": the figures of the hits listed only, below
+            if useful:
+                self._hit_figures(hits, q)
+            self._own_marks(hits, q)
         partial = None
-        # equal values only: a transformation's or a distance's candidates cost a program
-        # or a fuzzy match each, asking for 300 of them is not cheap
-        while grows and (len(found) >= pool or unseen) and _unflagged(hits) < k and not any(
-                "program_json" in h.details or "tau" in h.details for h in hits):
-            if pool >= POOL_MAX:     # more candidates exist, unranked
+
+        def short() -> str | None:
+            """Why the method is asked for more: too few unflagged candidates to rank by
+            usefulness, or fewer than k others than the own and joined tables."""
+            if useful and _unflagged(hits) < k and not any(
+                    "program_json" in h.details or "tau" in h.details for h in hits):
+                return "useful"     # equal values only: a transformation's or a distance's
+                                    # candidates cost a program or a fuzzy match each
+            return "own" if sum(not _mine(h) for h in hits) < k else None
+
+        while own_rule and (len(found) >= pool or unseen) and (why := short()):
+            if why == "useful" and pool >= POOL_MAX:     # more candidates exist, unranked
                 partial = pool
                 break
             # most candidates are flagged (measures, coincidences): a key column below them
-            # by overlap may rank first by usefulness, so the method is asked for more,
-            # continuing where it stopped (search/registry.py MORE_CANDIDATES)
-            pool = min(pool * POOL_GROWTH, POOL_MAX)
+            # by overlap may rank first by usefulness; or the own and joined tables took
+            # places: the method is asked for more, continuing where it stopped
+            # (search/registry.py MORE_CANDIDATES)
+            pool = min(pool * POOL_GROWTH, POOL_MAX) if why == "useful" else \
+                pool + k - sum(not _mine(h) for h in hits)
             if m.more == "cut":
                 more, unseen = unseen[:pool - len(found)], unseen[pool - len(found):]
             elif m.more == "next":
@@ -1941,26 +2006,28 @@ class Engine:
                                                            options=options))
             known = {tuple(h.column_ids) for h in hits}
             fresh = [c for c in more if tuple(c.column_ids) not in known]
+            if not fresh:
+                break
             new = [self._hit(len(found) + i + 1, c, q, m) for i, c in enumerate(fresh)]
             found = found + fresh
             self._case_programs(new, q)
-            self._hit_figures(new, q)
+            if useful:
+                self._hit_figures(new, q)
             hits = hits + new
             self._own_marks(hits, q)
         if cut and "hits" in stats:     # the candidates ranked, not those asked for
             stats["hits"] = len(found)
         left_out = []
         if not include_own:
-            left_out = sorted({f"{h.table} (your table)" if h.is_query_table else
-                               f"{h.table} (already joined)"
-                               for h in hits if h.is_query_table or h.in_chain})
-            hits = [h for h in hits if not (h.is_query_table or h.in_chain)]
-        if rank == "useful":
-            hits.sort(key=lambda h: (h.is_query_table or h.in_chain, -(h.usefulness or 0.0),
-                                     -(h.overlap or 0), h.column_ids))
-        else:         # the method's order, the own table and those already joined last
-            hits.sort(key=lambda h: h.is_query_table or h.in_chain)
-        hits = hits[:k] if k is not None else hits
+            left_out = _own_names(hits)
+            hits = [h for h in hits if not _mine(h)]
+        if useful:
+            hits.sort(key=lambda h: (-(h.usefulness or 0.0), -(h.overlap or 0), h.column_ids))
+        hits, passed = _k_places(hits, k, keep_place)      # "overlap": the method's order
+        listed = {h.table for h in hits}
+        passed = _own_names([h for h in passed if h.table not in listed])
+        if annotate and not useful:
+            self._hit_figures(hits, q)
         for i, h in enumerate(hits):
             h.rank = i + 1
         params = SearchParams(k=k, threshold=threshold, options=options)
@@ -1986,7 +2053,8 @@ class Engine:
                            transform_search=self._transform_search(m, q) if annotate and
                            not hits else None)
         res.lake_changed = stale
-        res.own_left_out = left_out
+        res.include_own = include_own
+        res.own_left_out = left_out if not include_own else passed
         if not hits and q.n_columns > 1 and q.rows:
             res.absent_columns = self._absent_columns(q)
         return res
@@ -2124,11 +2192,6 @@ class Engine:
     def _integers_cache(self) -> dict:
         """column id -> its distinct integers or None (:meth:`_lake_integers`)."""
         return {}
-
-    def _annotate(self, hits: list, q: Query) -> None:
-        """Fill each hit's join figures (join/preview.py), key kind and own-table marks."""
-        self._hit_figures(hits, q)
-        self._own_marks(hits, q)
 
     def _hit_figures(self, hits: list, q: Query) -> None:
         """Each hit's join figures (join/preview.py), key kind and usefulness."""
@@ -2730,7 +2793,9 @@ class Engine:
         command line's typed reading). A table the
         query's rows come from otherwise (:meth:`search`'s rule, :meth:`own_tables`: every
         row of the query a row of the table, columns added or renamed allowed) is marked
-        ``is_query_table`` ("(your table)") and listed last; ``include_own=False`` leaves it
+        ``is_query_table`` ("(your table)") and takes none of the k places while another
+        table qualifies (listed last, only where fewer than k others do; passed over, it is
+        named in ``own_left_out``), as in :meth:`search`; ``include_own=False`` leaves it
         out."""
         from .join.union import UnionHit, UnionResult
         from .search import union as union_search
@@ -2794,10 +2859,16 @@ class Engine:
                 notes.append(self.own_tables_note(several))
         for h in hits:
             h.is_query_table = h.table_id in own
-        # own tables last (among the k best), or left out (then the next best one comes in)
-        own_left_out = [] if include_own else [h.table for h in hits if h.is_query_table]
-        hits = sorted(hits[:k], key=lambda h: h.is_query_table) if include_own else \
-            [h for h in hits if not h.is_query_table][:k]
+        # the own table (one at most: own_tables, hence k + 1 asked) takes no place of k, as
+        # in search(): the k best others, it last where fewer qualify, named when passed
+        # over; the table named by the query keeps its place among the k, listed last;
+        # include_own=False leaves it out (then the next best one comes in)
+        if include_own:
+            hits, passed = _k_places(hits, k, keep_place=bool(origin))
+            own_left_out = [h.table for h in passed]
+        else:
+            own_left_out = [h.table for h in hits if h.is_query_table]
+            hits = [h for h in hits if not h.is_query_table][:k]
         for i, h in enumerate(hits):
             h.rank = i + 1
         kind = [h.table for h in hits if h.by_kind]

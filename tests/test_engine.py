@@ -392,12 +392,18 @@ def test_cli_help_texts(capsys):
 
 def test_table_loaded_from_the_lake_is_its_own_table_by_its_rows(demo_engine):
     """A frame of engine.table() is decided on its rows, as the same rows read otherwise:
-    its table listed last, marked (your table); include_own=False leaves it out."""
+    its table marked (your table), listed last (k=None), taking none of the k places while
+    other tables qualify (k=3: three others, the own table named in own_left_out: the
+    lead's rule for newuser20 D3); include_own=False leaves it out."""
     gdp = demo_engine.table("reference/gdp")
     assert gdp.shape[1] == 4 and gdp.attrs["lakejoin_table"] == "reference/gdp"
+    every = demo_engine.search(gdp, "Country Code", k=None)
+    assert (every[-1].table, every[-1].column) == ("reference/gdp", "Country Code")
+    assert every[-1].is_query_table and not any(h.is_query_table for h in every[:-1])
     res = demo_engine.search(gdp, "Country Code", k=3)
-    assert (res[-1].table, res[-1].column) == ("reference/gdp", "Country Code")
-    assert res[-1].is_query_table and not any(h.is_query_table for h in res[:-1])
+    assert [h.column_ids for h in res] == [h.column_ids for h in every[:3]]
+    assert not any(h.is_query_table for h in res)
+    assert res.own_left_out == ["reference/gdp (your table)"]     # first by overlap
     gone = demo_engine.search(gdp, "Country Code", k=3, include_own=False)
     assert len(gone) == 3 and all(h.table != "reference/gdp" for h in gone)
 

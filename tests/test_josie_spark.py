@@ -20,6 +20,13 @@ def test_engine_uses_josie_by_default(demo_engine):
     assert res.method == "josie"
     oracle = demo_engine.search(df, "country", k=10, method="bruteforce")
     assert [h.overlap for h in res] == [h.overlap for h in oracle] and len(res) == 10
+    # the method's own ranking, the frame's own table (every value) among it: bare
+    # (annotate=False never reorders; annotated, the own table takes no place of k)
+    bare = demo_engine.search(df, "country", k=10, annotate=False)
+    bare_oracle = demo_engine.search(df, "country", k=10, method="bruteforce", annotate=False)
+    assert bare.method == "josie" and len(bare) == 10
+    assert [h.overlap for h in bare] == [h.overlap for h in bare_oracle]
+    assert bare[0].overlap == bare.query.size > res[0].overlap
     assert all(h.exact for h in res)
     for key in ("n", "lists_read", "posting_entries_read", "sets_read", "set_tokens_read", "plan"):
         assert key in res.stats

@@ -578,8 +578,14 @@ def test_engine_threshold_and_topk(demo_engine):
     with pytest.raises(QueryError, match=r"Unknown option\(s\) \['route'\] for method 'lshensemble-topk'"):
         demo_engine.search(df, "country", k=3, method="lshensemble-topk", route="exact")
     top = demo_engine.search(df, "country", k=3, method="lshensemble-topk")
-    assert len(top) == 3 and top[0].containment >= top[1].containment
-    assert top[-1].is_query_table and not top[0].is_query_table   # own table last
+    assert len(top) == 3 and top[0].containment >= top[1].containment >= top[2].containment
+    # the method's bare ranking (annotate=False never reorders): the frame's own table,
+    # holding every value, first; annotated, it takes none of the k places while others
+    # qualify (the README), named in own_left_out
+    bare = demo_engine.search(df, "country", k=3, method="lshensemble-topk", annotate=False)
+    assert bare[0].table == "fivethirtyeight/fifa/fifa_countries_audience"
+    assert bare[0].containment == 1.0 and not any(h.is_query_table for h in top)
+    assert top.own_left_out == ["fivethirtyeight/fifa/fifa_countries_audience (your table)"]
     with pytest.raises(QueryError):
         demo_engine.search(df, "country", method="lshensemble")
     with pytest.raises(QueryError, match=r"Unknown option\(s\) \['bands'\] for method 'lshensemble'; valid options: \['fn_weight'"):

@@ -23,6 +23,26 @@ def test_own_table_is_last_and_marked_under_either_ranking(demo_engine, rank):
         assert [h.overlap for h in others] == sorted((h.overlap for h in others), reverse=True)
 
 
+@pytest.mark.parametrize("rank", ["overlap", "useful"])
+def test_own_table_takes_no_place_of_k_under_either_ranking(demo_engine, rank):
+    """newuser20 D3: under "overlap" the frame's own table shares every value and ranks
+    first, so k=1 answered with it alone. The k places go to the other tables, the first k
+    of the whole list's others in its order, and the own table is named (own_left_out, the
+    "Also matching" line) instead."""
+    fifa = demo_query()
+    whole = list(demo_engine.search(fifa, "country", k=None, rank=rank))
+    order = [h.column_ids for h in whole if not h.is_query_table]   # the oracle
+    assert len(order) >= 2 and whole[-1].is_query_table
+    own = f"{whole[-1].table} (your table)"
+    for k in (1, 2):
+        res = demo_engine.search(fifa, "country", k=k, rank=rank)
+        assert [h.column_ids for h in res] == order[:k], (rank, k)
+        assert res.own_left_out == [own] and res.also_matching().startswith(
+            f"Also matching: {own}, not counted")
+    bare = demo_engine.search(fifa, "country", k=1, annotate=False)   # the method's first
+    assert bare[0].table == whole[-1].table and bare[0].overlap == bare.query.size
+
+
 def test_widget_marks_the_own_table(demo_engine):
     from lakejoin_jupyter.ui.session import Session
     from lakejoin_jupyter.ui.widget import DiscoveryWidget

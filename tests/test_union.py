@@ -429,10 +429,13 @@ def test_alignment_frame_counts_the_shared_values(union_lake):
 def test_baseline_weights_and_errors(union_lake):
     engine, tables, _ = union_lake
     q = tables["sales.csv"].head(20)
-    res = engine.search_unionable(q, k=3, weights={"header": 1.0})
+    res = engine.search_unionable(q, k=10, weights={"header": 1.0})    # every table
     best = max(res, key=lambda h: h.score)
     assert best.table == "sales"            # identical headers
     assert best is res[-1] and best.is_query_table      # the query's rows are its rows
+    top = engine.search_unionable(q, k=3, weights={"header": 1.0})    # it takes no place
+    assert [h.table for h in top] == [h.table for h in res[:3]]       # of k (newuser20 D3)
+    assert top.own_left_out == ["sales"]
     with pytest.raises(Exception, match="Unknown union evidence"):
         engine.search_unionable(q, weights={"colour": 1.0})
     with pytest.raises(Exception, match="k must be"):
@@ -451,11 +454,13 @@ def test_baseline_weights_and_errors(union_lake):
 def test_search_unionable_takes_a_lake_table_name(union_lake):
     """A lake table's name (or path) is a query, as for search and `lakejoin union --table`:
     the table itself left out, the other hits those of its frame from engine.table, which
-    is decided on its rows (sales listed last, marked; include_own=False: left out)."""
+    is decided on its rows (sales listed last, marked, where fewer than k other tables
+    qualify, here k=10; at k=5 named in own_left_out; include_own=False: left out)."""
     engine, tables, _ = union_lake
     frame = engine.table("sales")
-    mine = engine.search_unionable(frame, k=5)
+    mine = engine.search_unionable(frame, k=10)
     assert mine[-1].table == "sales" and mine[-1].is_query_table
+    assert engine.search_unionable(frame, k=5).own_left_out == ["sales"]
     expect = [(h.table, round(h.score, 9), h.mapping)
               for h in engine.search_unionable(frame, k=5, include_own=False)]
     assert expect and "sales" not in [t for t, _, _ in expect]
@@ -514,7 +519,7 @@ def test_union_adds_only_new_rows_as_drop_duplicates(union_lake, tmp_path, capsy
     rows = pd.read_csv(tmp_path / "sales.csv")           # the lake table, read by pandas
     assert not rows.duplicated().any()
     for q in (rows.sample(20, random_state=4), rows):
-        hit = {h.table: h for h in engine.search_unionable(q, k=5)}["sales"]
+        hit = {h.table: h for h in engine.search_unionable(q, k=10)}["sales"]
         assert hit.mapping == {c: c for c in q.columns}
         oracle = pd.concat([q, rows], ignore_index=True).drop_duplicates(ignore_index=True)
         got = hit.union(q)
@@ -566,7 +571,7 @@ def test_only_new_rows_compare_the_aligned_columns(union_lake, tmp_path, capsys,
     cols = list(rows.columns)
     q = rows.sample(20, random_state=6).reset_index(drop=True)
     q["memo"] = [f"note {i}" for i in range(len(q))]    # no lake column holds these
-    hit = {h.table: h for h in engine.search_unionable(rows.head(20), k=5)}["sales"]
+    hit = {h.table: h for h in engine.search_unionable(rows.head(20), k=10)}["sales"]
     hit = dataclasses.replace(hit, alignment=tuple((c, c, 0.9) for c in cols))
     seen = set(map(tuple, q[cols].itertuples(index=False)))
     oracle = [r for r in dict.fromkeys(map(tuple, rows.itertuples(index=False))) if r not in seen]
@@ -641,7 +646,7 @@ def test_only_new_rows_compare_normalized_values(union_lake, spark):
     cols = list(rows.columns)
     q = rows.sample(20, random_state=8).reset_index(drop=True)
     q = q.apply(lambda c: " " + c.str.upper() + " ")  # the same values, written otherwise
-    hit = {h.table: h for h in engine.search_unionable(tables["sales.csv"].head(20), k=5)}["sales"]
+    hit = {h.table: h for h in engine.search_unionable(tables["sales.csv"].head(20), k=10)}["sales"]
     hit = dataclasses.replace(hit, alignment=tuple((c, c, 0.9) for c in cols))
 
     def norm(row):
@@ -915,24 +920,28 @@ def test_the_result_table_calls_the_tables_rows_table_rows_not_rows_added():
 def test_union_search_marks_the_query_table_as_search_does(union_lake, tmp_path, capsys):
     """A frame whose rows come from a lake table (its column names, every value of each
     query column in the column of the same name: search's rule) is that table's: marked
-    "(your table)" and listed last, as `search` does; include_own=False / `%lakejoin union
-    --no-own` leave it out; a byte-identical copy given to `lakejoin union` is marked too;
+    "(your table)" and listed last where fewer than k other tables qualify (k=10: every
+    table of this lake), as `search` does, else named in own_left_out (k=5);
+    include_own=False / `%lakejoin union --no-own` leave it out; a byte-identical copy given to `lakejoin union` is marked too;
     a frame under other names is not."""
     from lakejoin_jupyter.cli import main as cli
     engine, tables, _ = union_lake
     tables["sales.csv"].to_csv(tmp_path / "copy.csv", index=False)
     rows = pd.read_csv(tmp_path / "copy.csv")
     for q in (rows, rows.sample(15, random_state=2)):
-        res = engine.search_unionable(q, k=5)
+        res = engine.search_unionable(q, k=10)
         own = [h for h in res if h.is_query_table]
         assert [h.table for h in own] == ["sales"] and res[-1] is own[0]
+        five = engine.search_unionable(q, k=5)
+        assert [h.table for h in five] == [h.table for h in res[:5]]
+        assert five.own_left_out == ["sales"] and "Also matching: sales" in repr(five)
         assert [h.rank for h in res] == list(range(1, len(res) + 1))
         assert "sales (your table)" in repr(res)
         assert sum("(your table)" in line for line in repr(res).splitlines()) == 1
         assert res.to_pandas()["is_query_table"].tolist() == [h.is_query_table for h in res]
-        left = engine.search_unionable(q, k=5, include_own=False)
+        left = engine.search_unionable(q, k=10, include_own=False)
         assert "sales" not in [h.table for h in left]
-        assert [h.table for h in left][:len(res) - 1] == [h.table for h in res[:-1]]
+        assert [h.table for h in left] == [h.table for h in res[:-1]]
     renamed = rows.rename(columns=lambda c: c.upper())
     assert not any(h.is_query_table for h in engine.search_unionable(renamed, k=5))
     assert cli(["union", str(engine.index.path), "-t", str(tmp_path / "copy.csv")]) == 0
@@ -941,8 +950,10 @@ def test_union_search_marks_the_query_table_as_search_does(union_lake, tmp_path,
     assert sum("(your table)" in line for line in lines) == 1
     with _shell_on(engine) as shell:
         shell.user_ns["mine"] = rows
-        got = shell.run_line_magic("lakejoin", "union mine -k 5")
+        got = shell.run_line_magic("lakejoin", "union mine -k 10")
         assert got[-1].table == "sales" and got[-1].is_query_table
+        got = shell.run_line_magic("lakejoin", "union mine -k 5")
+        assert "sales" not in [h.table for h in got] and got.own_left_out == ["sales"]
         got = shell.run_line_magic("lakejoin", "union mine -k 5 --no-own")
         assert "sales" not in [h.table for h in got]
 
@@ -977,7 +988,7 @@ def test_union_magic_says_where_it_bound_the_union_without_a_raw_warning(union_l
     from lakejoin_jupyter.join.union import UnionResult
     engine, tables, _ = union_lake
     q = tables["sales.csv"].sample(10, random_state=1).reset_index(drop=True)
-    hit = {h.table: h for h in engine.search_unionable(q, k=5)}["sales"]
+    hit = {h.table: h for h in engine.search_unionable(q, k=10)}["sales"]
     hit = dataclasses.replace(hit, alignment=(("city_0", "city_0", 0.9),))  # 3 of 4 unaligned
     monkeypatch.setattr(type(engine), "search_unionable",
                         lambda self, *a, **k: UnionResult([hit], list(q.columns), 0.0))
@@ -1533,7 +1544,7 @@ def test_union_code_of_a_deleted_table_is_refused(union_lake):
     from lakejoin_jupyter.errors import TableReadError
     engine, tables, _ = union_lake
     q = tables["sales.csv"].head(10)
-    hit = {h.table: h for h in engine.search_unionable(q, k=5)}["sales"]
+    hit = {h.table: h for h in engine.search_unionable(q, k=10)}["sales"]
     path = hit.plan(q).other.uri
     moved = path + ".moved"
     os.rename(path, moved)

@@ -214,7 +214,21 @@ class UnionResult(Sequence):
         self.options: dict = {}          # weights, min_column... given, not the defaults
         self.frame = None                # the query frame
         self.left_out: str | None = None  # the lake table named as the query, left out
-        self.own_left_out: list = []     # the table of the query's rows (include_own=False)
+        self.own_left_out: list = []     # the table of the query's rows: left out
+                                         # (include_own=False), or passed over for k others
+
+    def also_matching(self, widget: bool = False) -> str:
+        """The line under the hits naming the table of the query's rows when it ranked among
+        them but took no place of the k (``own_left_out``), or '' (none, or left out as
+        asked). ``widget``: without the API's and magics' option."""
+        if not self.own_left_out or not self.include_own or not self.hits:
+            return ""
+        one = len(self.own_left_out) == 1
+        how = "" if widget else \
+            f"; include_own=False (--no-own) leaves {'it' if one else 'them'} out"
+        names = ", ".join(f"{t} (your table)" for t in self.own_left_out)
+        return (f"Also matching: {names}, not counted: listed only when fewer than {self.k} "
+                f"other tables qualify{how}.")
 
     def __getitem__(self, i):
         return self.hits[i]
@@ -228,7 +242,7 @@ class UnionResult(Sequence):
         if self.left_out:
             return (f"No other lake table aligns with the query's columns: the query is the "
                     f"lake table {self.left_out}, left out of its own results.")
-        if self.own_left_out:
+        if self.own_left_out:            # (passed over: only beside hits)
             return (f"No other lake table aligns with the query's columns: the table its rows "
                     f"come from, {', '.join(self.own_left_out)}, is left out as asked "
                     f"(include_own=False, --no-own).")
@@ -243,6 +257,8 @@ class UnionResult(Sequence):
         head = (f"{len(self.hits)} unionable table(s) for {len(self.columns)} column(s) "
                 f"({self.seconds * 1000:.1f} ms)")
         notes = "".join(f"\nnote: {n}" for n in self.notes)
+        also = self.also_matching()
+        notes = (f"\n{also}" if also else "") + notes
         if not self.hits:                # what was left out, as the HTML and join search say
             return head + "\n" + self.empty_message + notes
         df = self.to_pandas().drop(columns=["table_id", "is_query_table"])
@@ -266,6 +282,8 @@ class UnionResult(Sequence):
             f"<td>{len(h.alignment)}/{len(self.columns)}</td><td>{h.rows:,}</td>"
             f"<td>{html.escape(', '.join(h._pair_text(a, b, s, '←') for a, b, s in h.alignment))}</td></tr>"
             for h in self.hits)
+        also = self.also_matching()
+        also = f"<div style='color:#777'>{html.escape(also)}</div>" if also else ""
         return (f"<div>{cap}</div><table><thead><tr><th>#</th><th>table</th><th>score</th>"
                 f"<th>aligned</th><th>table rows</th><th>alignment</th></tr></thead>"
-                f"<tbody>{rows}</tbody></table>")
+                f"<tbody>{rows}</tbody></table>{also}")

@@ -65,7 +65,8 @@ class ResultsTable(anywidget.AnyWidget):
     """Ranked hits. ``columns`` describe themselves (``key``, ``label``, ``kind``: int,
     text, bar (a 0..1 share), flag; optional ``sortable``, ``shrink``: a text column
     cut with an ellipsis so the table fits its box, and ``ellipsis="middle"``: a path cut
-    in its folders, keeping its last part), ``rows`` are dicts by key.
+    in its folders, keeping its last part), ``rows`` are dicts by key; ``footnote``: one
+    line under the table (the query's own table passed over for k others).
     Clicking a row, or Enter/Space on it, sets ``selected`` (an index into ``rows``, whatever
     the sort order the user chose by clicking a header)."""
     _esm = asset("results_table.js")
@@ -75,6 +76,7 @@ class ResultsTable(anywidget.AnyWidget):
     selected = T.Int(-1).tag(sync=True)
     phase = T.Unicode("").tag(sync=True)
     empty_text = T.Unicode("Pick a DataFrame and column(s), then press Search.").tag(sync=True)
+    footnote = T.Unicode("").tag(sync=True)
 
     def __init__(self, **kw):
         super().__init__(**kw)

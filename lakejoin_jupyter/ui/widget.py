@@ -958,7 +958,8 @@ class DiscoveryWidget(W.VBox):
                          "adds": self.engine.n_added(h) if self.engine is not None else None})
         self._publish(columns, rows, phase, result.empty_text(widget=True) if result is not None else
                       "Pick a DataFrame and column(s), then press Search.",
-                      next((i for i, h in enumerate(self._hits) if h.column_ids == previous), -1))
+                      next((i for i, h in enumerate(self._hits) if h.column_ids == previous), -1),
+                      result.also_matching(widget=True) if result is not None else "")
 
     def _show_union_hits(self, hits, result):
         """Union hits: table, aligned columns N/M, score, the table's rows, the alignment."""
@@ -986,14 +987,18 @@ class DiscoveryWidget(W.VBox):
         self._publish(columns, rows, "", result.empty_message if result is not None else
                       "Pick a DataFrame (and optionally its columns), then press Search to "
                       "find tables that add rows.",
-                      next((i for i, h in enumerate(self._hits) if h.table == previous), -1))
+                      next((i for i, h in enumerate(self._hits) if h.table == previous), -1),
+                      result.also_matching(widget=True) if result is not None else "")
 
-    def _publish(self, columns: list, rows: list, phase: str, empty_text: str, keep: int):
+    def _publish(self, columns: list, rows: list, phase: str, empty_text: str, keep: int,
+                 footnote: str = ""):
         """Show a table of hits in one update for the browser, and keep the row of the hit
-        chosen before (``keep``, its index; -1: none, and the detail pane closes)."""
+        chosen before (``keep``, its index; -1: none, and the detail pane closes);
+        ``footnote``: the line under it (the own table passed over for k others)."""
         with self.results.hold_sync():
             self.results.phase = phase            # phase first: observers of rows see it
             self.results.empty_text = empty_text
+            self.results.footnote = footnote
             self.results.columns = columns
             self.results.rows = rows
         if keep != self.results.selected:
