@@ -249,7 +249,7 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
         R = np.ones((len(qcols), m))     # a small lake: a pair's share by its test's reach
         evident = np.zeros((len(qcols), m), dtype=bool)   # set or header likelihood above 0
         named_or_shared = np.zeros((len(qcols), m), dtype=bool)  # the same, text included
-        unshared = np.zeros((len(qcols), m), dtype=bool)   # numbers: no value, no name
+        unshared = np.zeros((len(qcols), m), dtype=bool)   # no value beyond chance, no name
         set_u = np.zeros((len(qcols), m))
         small = int((lp.sizes > 0).sum()) <= us.MIN_BACKGROUND
         for i, q in enumerate(qcols):
@@ -267,14 +267,17 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
             for j, c in enumerate(ids):
                 if small and len(q.tokens) >= 2 and lp.sizes[c] >= 2:
                     R[i, j] = min(1.0, top[j] / us.SIGNIFICANT)
-            # the likelihoods by hand: the share of the other background columns beaten
+            # the likelihoods by hand: the share of the other background columns beaten,
+            # the query column's partners (values shared beyond chance) not counted
+            partner = bg["set"][0] >= us.SIGNIFICANT
             u = {}
             for e in us.EVIDENCE:
                 u[e] = np.full((1, m), np.nan)
                 for j, cid in enumerate(ids):
                     x = ev[e][0, j]
-                    others = [v for c, v in zip(bg_ids, bg[e][0]) if c != cid and not np.isnan(v)]
-                    every = sorted(v for v in bg[e][0] if not np.isnan(v))
+                    others = [v for c, v, p in zip(bg_ids, bg[e][0], partner)
+                              if c != cid and not np.isnan(v) and not p]
+                    every = sorted(v for v, p in zip(bg[e][0], partner) if not np.isnan(v) and not p)
                     fill = max(us.MIN_BACKGROUND - len(others), 0)
                     if not np.isnan(x):
                         u[e][0, j] = ((sum(v < x for v in others)
@@ -285,6 +288,10 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                     if (e == "set" and others and fill and x < us.SIGNIFICANT
                             and top[j] >= us.SIGNIFICANT):
                         u[e][0, j] = 0.0
+            # values shared beyond chance: written alike on at least the share held
+            for j, cid in enumerate(ids):
+                if ev["set"][0, j] >= us.SIGNIFICANT and not np.isnan(u["format"][0, j]):
+                    u["format"][0, j] = max(u["format"][0, j], ov[cid] / len(q.tokens))
             # two columns of the table sharing a text column's values: set scaled by the
             # overlap over the table's largest
             most = max(int(ov[c]) for c in ids)
@@ -298,8 +305,11 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
             for j, cid in enumerate(ids):      # numbers never align with text
                 if (q.numeric and lp.share[cid] < 0.5) or (q.share < 0.5 and lp.numeric[cid]):
                     S[i, j] = 0.0
-                # numbers sharing no value and no name alike (apart in a table of a key)
-                unshared[i, j] = q.numeric and not lake_sets[cid] & set(q.tokens) and \
+                # values sharing none (or, more than 3, none beyond chance) and no name alike
+                # (apart in a table of a key)
+                unshared[i, j] = (not lake_sets[cid] & set(q.tokens)
+                                  or (len(q.tokens) > us.FEW_VALUES
+                                      and not np.nan_to_num(u["set"][0, j]) > 0)) and \
                     not np.nan_to_num(u["header"][0, j]) > 0
                 # true/false only with true/false (from the lake column's own tokens)
                 flag = {"true", "false"}

@@ -8,7 +8,7 @@ header evidence 1.0 from one shared 3-gram ("son"). Now names sharing one 3-gram
 longer words are not alike (``names_alike``) and such a table ranks after every table with a
 pair of set or header evidence (``by_kind``). D7: in a table aligned by its codes, a numeric
 query column (populations) aligned with a column sharing no value and no name (GeoNames ids
-of the same size), and the union stacked ids as populations (``numbers_unshared``). D6: the
+of the same size), and the union stacked ids as populations (``values_unshared``). D6: the
 text repr printed every pair of a 299-column alignment on one line.
 """
 from __future__ import annotations
@@ -76,15 +76,17 @@ def test_header_similarities_of_the_lake_say_the_same():
     assert un.header_similarities(up.header_grams("persons"), lp)[0] == 0.0
 
 
-def test_numbers_unshared_and_by_kind_by_hand():
+def test_values_unshared_and_by_kind_by_hand():
     num = un.profile_column(pd.Series(range(10), name="n"), 50)[0]
     text = un.profile_column(pd.Series([f"w{i}" for i in range(10)], name="t"), 50)[0]
     one = un.profile_column(pd.Series([2022] * 10, name="yr"), 50)[0]    # one value
     shared = np.array([[0, 3, 0, 0, 1, 1]] * 3)
     set_u = np.array([[0.0, 0.7, 0.0, 0.0, 0.0, 0.6]] * 3)      # 1 shared, beyond chance?
     header = np.array([[0.0, 0.0, 0.4, np.nan, 0.0, 0.0]] * 3)
-    got = un.numbers_unshared([num, text, one], shared, set_u, header)
-    assert got.tolist() == [[True, False, False, True, True, False], [False] * 6,
+    got = un.values_unshared([num, text, one], shared, set_u, header)
+    # text as numbers (the twenty-first user's cities under country names: test_union_partners.py)
+    assert got.tolist() == [[True, False, False, True, True, False],
+                            [True, False, False, True, True, False],
                             [True, False, False, True, False, False]]
     u = {0: {"set": np.array([0.0, 0.0, 0.9]), "header": np.array([0.0, 0.3, 0.0])},
          1: {"set": np.array([0.0, 0.0, 0.0]), "header": np.array([0.0, 0.0, 0.0])}}

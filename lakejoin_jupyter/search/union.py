@@ -9,8 +9,11 @@ lake columns it beats [TUS §5]), combined [TUS's ensemble]. Candidates: the col
 values (postings) and the nearest vectors (exact); a table's alignment: the max-weight matching
 of query columns to its columns (pairs under ``min_column`` out), scored per query column. Note:
     - Ensemble: a weighted mean of sharpened likelihoods, not TUS's max (tuned on development).
-    - Background: a sample of lake columns, not all pairs [TUS §3.4], a column out of its own;
+    - Background: a sample of lake columns, not all pairs [TUS §3.4], a column out of its own,
+      and a query column's partners (values shared beyond chance) out of its (``partners_out``);
       padded to MIN_BACKGROUND with its median, unbeaten under p = 0.05 (``chance_overlap``).
+    - Format: a lake column holding a share of the query column's values beyond chance counts
+      as written alike on at least that share (``written_as_held``).
     - Names (D3L, Starmie; TUS uses values only): an unaligned query column aligns, adding
       nothing, with a same-named lake column of its kind in a table aligned by values; among
       pairs without set evidence the header chooses at full weight (``named_choice``).
@@ -24,7 +27,7 @@ of query columns to its columns (pairs under ``min_column`` out), scored per que
       chance that two query rows differ on the aligned columns (``row_information``).
     - No vector or format evidence: FEW_VALUES values or fewer against more, none shared;
       numbers barely meeting (KS under NUMBERS_APART), no name alike, never align, nor, in a
-      keyed table, with no value beyond chance and no name alike (``numbers_unshared``);
+      keyed table, with no value beyond chance and no name alike, nor text (``values_unshared``);
       numeric pairs of kind alone yield to set or header evidence (``kind_yields``); a table
       of them only is not listed (``kind_only``), one of no such evidence at all ranks last.
     - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
@@ -518,6 +521,19 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     return ev
 
 
+def partners_out(bg: dict) -> dict:
+    """The background evidence (query columns x background columns) without each query
+    column's partners: a background column sharing the query column's values beyond chance
+    (set statistic SIGNIFICANT or more) is left out of that query column's background on
+    every measure (NaN). The background stands for the pairs chance makes (TUS's goodness
+    is taken over all pairs, nearly all of them not unionable); a partner is not one. In a
+    small lake of one domain the partners are a large share of the background, each beaten
+    by the others on every measure: 12 time-zone ids held whole by 15 of 75 columns read
+    0.86-0.95 there, under ``min_column`` once sharpened."""
+    out = np.asarray(bg["set"]) >= SIGNIFICANT
+    return {k: np.where(out, np.nan, v) for k, v in bg.items()}
+
+
 def chance_level(statistic: np.ndarray, na, nb) -> np.ndarray:
     """The set statistics with those under SIGNIFICANT (an overlap chance gives at least once
     in 20) set to 0 where both columns hold more than FEW_VALUES distinct values, on every
@@ -693,23 +709,36 @@ def kind_only(q: QueryColumn, u: dict, j: int) -> bool:
     return q.numeric and not u["set"][j] > 0 and not u["header"][j] > 0
 
 
-def numbers_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
-                     header: np.ndarray) -> np.ndarray:
-    """(len(qs), lake columns): where a numeric query column and a lake column share no
-    value beyond chance (none; or, for a query column of more than FEW_VALUES values, no
-    more than gives no set evidence, likelihood 0: a column of one year shares its one
-    value for a reason, below any test's reach) and no name (header likelihood 0). In a
-    table holding the query's entities (a
-    query column of distinct values, a key (is_key), aligned with set evidence) such a
-    pair does not align: the same measure of the same entities would share values, and its
-    vector, format and quantile evidence only says that both are numbers of a similar size
-    (populations and GeoNames ids, 49,518..7,626,836 of the same countries). Elsewhere
-    other rows' amounts share no value with the query's (prices with cents) and the pair
+def values_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
+                    header: np.ndarray) -> np.ndarray:
+    """(len(qs), lake columns): where a query column and a lake column share no value
+    beyond chance (none; or, for a query column of more than FEW_VALUES values, no more
+    than gives no set evidence, likelihood 0: a column of one year shares its one value for
+    a reason, below any test's reach) and no name (header likelihood 0). In a table
+    holding the query's entities (a query column of distinct values, a key (is_key),
+    aligned with set evidence) such a pair does not align: the same attribute of the same
+    entities would share values, and its vector, format and quantile evidence only says
+    that both hold values of one kind: numbers of a similar size (populations and GeoNames
+    ids, 49,518..7,626,836 of the same countries), capitalized words (city names under the
+    country names of a table holding the query's country codes). Elsewhere other rows'
+    amounts or names share no value with the query's (prices with cents) and the pair
     stays. A same-named column still aligns by the name rule."""
-    numeric = np.array([q.numeric for q in qs], dtype=bool)[:, None]
     many = np.array([len(q.tokens) > FEW_VALUES for q in qs], dtype=bool)[:, None]
     by_chance = (np.asarray(shared) == 0) | (many & ~(np.nan_to_num(set_u) > 0))
-    return numeric & by_chance & ~(np.nan_to_num(header) > 0)
+    return by_chance & ~(np.nan_to_num(header) > 0)
+
+
+def written_as_held(u_format: np.ndarray, shared: np.ndarray, na, statistic: np.ndarray) -> np.ndarray:
+    """The format likelihoods (query columns x lake columns) raised, where a pair shares
+    values beyond chance (set statistic SIGNIFICANT or more), to at least the share of the
+    query column's ``na`` values the lake column holds (``shared``). Shared values are
+    equal after the normalization every search and the union use (case, spacing, number
+    formats), so that share of the query's values is written as the lake column writes it
+    up to what the normalization folds; the histograms tell only that fold (country codes
+    `ad` under a query's `FR`: format 0, though the lake column holds all 11 codes)."""
+    held = np.asarray(shared, dtype=np.float64) / np.maximum(np.asarray(na, dtype=np.float64), 1)
+    lift = np.where(np.asarray(statistic) >= SIGNIFICANT, np.clip(held, 0, 1), 0.0)
+    return np.where(np.isnan(u_format), u_format, np.maximum(u_format, lift))
 
 
 def name_over_kind(qs: list, set_u: np.ndarray, header_u: np.ndarray,
@@ -744,7 +773,7 @@ def kind_yields(evidenced: np.ndarray, kind: np.ndarray) -> np.ndarray:
 
 
 def is_key(values: pd.Series, q: QueryColumn) -> bool:
-    """Whether a query column is a key of its rows (numbers_unshared's keyed table): two or
+    """Whether a query column is a key of its rows (values_unshared's keyed table): two or
     more distinct values, as many as KEY_SHARE of its non-null cells or more. Real keys
     repeat in a few rows (a country entered twice under two spellings, a code shared by
     two names: 251 codes in 254 rows); a column of categories repeats in most."""
@@ -1008,9 +1037,11 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     QV64 = np.stack([q.vector for q in qs]).astype(np.float64)
     sem = cosine(QV64, np.vstack([part.vectors, bgp.vectors]))
     sem, sem_bg = sem[:, :len(ids)], sem[:, len(ids):]
-    bg = evidence(qs, bgp, OV, lp, H, sem_bg, background=True)
+    bg = partners_out(evidence(qs, bgp, OV, lp, H, sem_bg, background=True))
     ev = evidence(qs, part, OV, lp, H, sem)
     Ua = likelihoods(ev, bg, ids, lp.background, chance_overlap(qs, part, ev["set"], lp))
+    Ua["format"] = written_as_held(Ua["format"], OV[:, ids],
+                                   np.array([len(q.tokens) for q in qs])[:, None], ev["set"])
     starts = np.concatenate([[0], np.cumsum(ncols[tables])[:-1]]).astype(np.int64)
     text = np.array([not q.numeric for q in qs], dtype=bool)     # numbers: no vocabulary
     Ua["set"][text] = compete(Ua["set"][text], OV[text][:, ids], starts)
@@ -1027,8 +1058,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     alike[active], evidenced[active], kind[active] = name_over_kind(
         qs, Ua["set"], Ua["header"], S[active])
     alike[active] &= ~same_name                 # a same name: the name rule's (name_pairs)
-    unshared = np.zeros_like(S, dtype=bool)     # numbers_unshared, applied to keyed tables
-    unshared[active] = numbers_unshared(qs, OV[:, ids], Ua["set"], Ua["header"])
+    unshared = np.zeros_like(S, dtype=bool)     # values_unshared, applied to keyed tables
+    unshared[active] = values_unshared(qs, OV[:, ids], Ua["set"], Ua["header"])
     keyed = [is_key(frame.iloc[:, i], q) for i, q in enumerate(qcols)]
     C = S.copy()                    # the weights pairs are chosen by (named_choice)
     C[active] = named_choice(S[active], Ua, weights, sharpness)
@@ -1049,7 +1080,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
         pairs, _ = best_alignment(S[:, sl], min_column, C[:, sl], alike[:, sl])
         drop = unshared[:, sl]
         if drop.any() and any(keyed[i] and U[i]["set"][pos + j] > 0 for i, j in pairs):
-            # the table holds the query's entities: numbers sharing none are another measure
+            # the table holds the query's entities: values sharing none are another attribute
             pairs, _ = best_alignment(np.where(drop, 0.0, S[:, sl]), min_column,
                                       np.where(drop, 0.0, C[:, sl]), alike[:, sl])
         total = sum(weight[i] * R[i, pos + j] * S[i, pos + j] for i, j in pairs)  # / weight.sum()
