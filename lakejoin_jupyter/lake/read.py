@@ -446,7 +446,8 @@ def _marked_numbers(info: TableInfo, cols: list, known: list | None = None) -> l
     import pyarrow as pa
     import pyarrow.compute as pc
     if known is not None:
-        info.marked_numbers = [n for n in info.columns if n in set(known)]
+        known = set(known)
+        info.marked_numbers = [n for n in info.columns if n in known]
     else:
         info.marked_numbers = []
         for name, col in zip(info.columns, cols):
