@@ -218,7 +218,7 @@ class QueryColumn:
     hashes: np.ndarray | None = None    # token_hash64 of tokens
     unseen: float = 0.0     # Good-Turing: the share of cells holding a value seen once
     grid: tuple = (np.nan, np.nan, 0.0)  # numeric_grid of its numbers (numeric columns)
-    padded: np.ndarray | None = None    # integer codes: format histograms zero-padded (padded_formats)
+    padded: np.ndarray | None = None    # integer codes zero-padded: formats (padded_formats)
     _numbers: np.ndarray | None = None
 
     @property
