@@ -162,9 +162,51 @@ def test_the_searches_and_auto_join_agree_on_the_key_and_its_estimate(visits_eng
     parts = visits.assign(d=visits.visited.str.split(" ").str[0])
     equal = engine.search(parts, "d", k=3)
     assert equal[0].table == "weather/daily" and equal[0].key_warning is None
+    # one kind for one column, whichever search reports it (the transformation search read
+    # a column typed as dates from its text: "identifier" where this says "date")
+    assert hit.key_kind == equal[0].key_kind == "date", (hit.key_kind, equal[0].key_kind)
     assert f"'d': {few}" in equal.notes, equal.notes
     own = hit.autojoin(visits)
     direct = engine.autojoin(visits, "visited", "weather/daily", "day", fuzzy=False)
     assert own.program.describe() == direct.program.describe() == "word 1 of `visited`"
     assert own.trust_text() == direct.trust_text(), (own.trust_text(), direct.trust_text())
     assert "estimated precision 100%" in own.trust_text() and "flagged" not in own.explain()
+
+
+@pytest.mark.parametrize("seed", [19, 3])
+def test_days_are_not_folded_onto_visit_stamps_that_are_no_key(seed):
+    """Seeded visits (first day drawn): with 'visited' named, the backward direction took it
+    as the target although it is no key (about 64% distinct) and learned `"3/24/24 9:5" +
+    part 2 (split at "/") of day` (seed 19; seed 3 `"3/10/24 11:" + ...`): every day of a
+    month 1-9 onto the visits at 9:51-9:59, many-to-many. Refused (deviation 80), the date
+    part of the stamps joins every visit (checked by hand: each output begins its input)."""
+    from lakejoin_jupyter.join.autojoin import autojoin
+    tables, visits = visits_lake(seed)
+    assert visits.visited.nunique() < 0.9 * len(visits)         # no key column
+    aj = autojoin(visits, tables["weather/daily.csv"].astype(str), "visited", "day",
+                  fuzzy=False)
+    assert aj.found and aj.program.describe() == "word 1 of `visited`", aj.program.describe()
+    assert aj.joined_rows == len(visits)
+    assert "the join would be many-to-many" in aj.stats["partial"], aj.stats["partial"]
+
+
+def test_a_named_target_that_is_no_key_still_takes_a_one_to_one_program():
+    """Deviation 80 refuses only folding: names written "Last, First" in a query onto a lake
+    table listing each person on three rows (its named column is no key) still join, each
+    name onto its own key (a 1:N join of the query's rows), learned in that direction."""
+    from lakejoin_jupyter.join.autojoin.pipeline import AutoJoinSettings, Table, learn_direction
+    rng = random.Random(5)
+    first = ["Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "John", "Frances",
+             "Niklaus", "Tony", "Leslie", "Ken", "Dennis", "Margaret", "Edgar", "Robin"]
+    last = ["Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov", "Knuth", "Backus", "Allen",
+            "Wirth", "Hoare", "Lamport", "Thompson", "Ritchie", "Hamilton", "Codd", "Milner"]
+    people = list(zip(first, last))
+    query = pd.DataFrame({"name": [f"{b}, {a}" for a, b in people]})
+    lake = pd.DataFrame({"who": [f"{a} {b}" for a, b in people for _ in range(3)],
+                         "year": [str(rng.randint(1950, 2020)) for _ in range(3 * len(people))]})
+    src, tgt = Table(query, "left"), Table(lake, "right")
+    assert not tgt.is_key("who", AutoJoinSettings().key_ratio)
+    d = learn_direction(src, tgt, ["name"], ["who"], AutoJoinSettings())
+    assert d.best is not None and d.best.coverage == len(people), d.best
+    keys = d.best.program.evaluate({"name": src.cells("name")}, len(query))
+    assert keys == [f"{a} {b}" for a, b in people], d.best.program.describe()

@@ -101,19 +101,41 @@ def test_zip_codes_align_with_the_list_sharing_them(zip_lake, as_int):
 
 
 @pytest.mark.spark
-def test_other_zip_codes_are_not_stacked_as_populations(zip_lake):
+@pytest.mark.parametrize("as_int", [False, True])
+def test_other_zip_codes_are_not_stacked_as_populations(zip_lake, as_int):
     """D2: `geo/zip_more` holds 300 other ZIP codes (none shared): `zip_code <- ZIP` by the
     name, `population` unaligned, so the added rows have their ZIP codes under `zip_code`
-    and no population (by hand: the 300 codes of the table)."""
+    and no population (by hand: the 300 codes of the table). The query's codes read as
+    integers (1001 for 01001) align too: their format is read as the zero-padded codes of
+    one length they were (``padded_formats``; before, the format evidence was 0 and
+    `zip_code` stayed unaligned)."""
     engine, query, _, more, _ = zip_lake
-    hits = engine.search_unionable(query, k=10)
+    q = query.assign(zip_code=query.zip_code.astype(int)) if as_int else query
+    hits = engine.search_unionable(q, k=10)
     h = [h for h in hits if h.table == "geo/zip_more"][0]
     assert h.mapping.get("zip_code") == "ZIP", h.mapping
     assert "population" not in h.mapping, h.mapping
-    out = h.union(query)
+    out = h.union(q)
     added = out[out["source_table"] != "query"]
     assert added["population"].isna().all()
-    assert sorted(added["zip_code"]) == sorted(more["ZIP"])
+    want = more["ZIP"].astype(int) if as_int else more["ZIP"]
+    assert sorted(added["zip_code"]) == sorted(want)
+
+
+def test_integer_codes_are_also_read_as_zero_padded_codes():
+    """By hand: 1001..2061 (4 digits) padded to 4 and 5 digits; the 5-digit spelling is the
+    pattern of "02062" (N+), so the format evidence against zero-padded ZIP codes is 1, as
+    the text "01001" gives; codes with a leading zero or a word are not integers."""
+    from lakejoin_jupyter.index.union_profile import format_histogram, format_similarity
+    ints = [str(z) for z in range(1001, 2062, 7)]
+    padded = un.padded_formats(ints)
+    assert padded.shape[0] == 2
+    lake = format_histogram([f"{z:05d}" for z in range(2062, 3087, 3)])[None]
+    assert format_similarity(format_histogram(ints)[None], lake)[0, 0] == 0.0
+    assert format_similarity(padded, lake)[:, 0].tolist() == [0.0, pytest.approx(1.0)]
+    assert un.padded_formats([f"{z:05d}" for z in range(1001, 1100)]) is None
+    assert un.padded_formats(ints + ["12a"]) is None
+    assert un.padded_formats(["1", "2", "3"]) is None         # a few values: no format
 
 
 @pytest.mark.spark
@@ -140,6 +162,10 @@ def test_a_union_under_python_integers_stacks_integers(zip_lake):
     assert out["acct"].map(type).eq(int).all(), out["acct"].map(type).value_counts()
     assert sorted(out["acct"]) == sorted(ids)
     assert (out["acct"] == ids[0]).sum() == 1
-    scope = {"big": big}
-    exec(h.code("big", "stacked", df=big), scope)   # the written code: the same frame
+    code = h.code("big", "stacked", df=big)
+    # the conversion is written out (as a join's Auto-Join program is), not imported from
+    # the union's internals: the cell imports what the equality join's cells import
+    assert "join.execute" not in code and "def exact_integer(value):" in code, code
+    scope = {"big": big}                 # a fresh namespace: the query frame alone
+    exec(code, scope)                    # the written code: the same frame
     pd.testing.assert_frame_equal(scope["stacked"], out)

@@ -39,6 +39,13 @@ class LakeTable:
     unique_name: bool = True  # no other table of the index has ``name`` (else ``ref`` is the file)
     lists: tuple = ()         # list columns (lake/read.py): indexed, and joined, by element
     decimal_commas: tuple = ()  # CSV columns of decimal-comma numbers, read "13,2" -> "13.2"
+    marked_numbers: tuple = ()  # CSV columns of decimal-point numbers, "-" and "n/a" missing
+
+    @property
+    def number_columns(self) -> list:
+        """The CSV columns read as numbers: decimal commas made points, and missing marks
+        ("-", "n/a") missing in those and in ``marked_numbers`` (lake/read.py)."""
+        return list(self.decimal_commas) + list(self.marked_numbers)
 
     @property
     def ref(self) -> str:
@@ -105,7 +112,8 @@ def table_from_info(name: str, info, index_path: str = "", fingerprint: tuple = 
                      clean=clean, info=info.to_json(), fingerprint=fingerprint,
                      skip_lines=info.skip_lines, partitions=tuple(info.partitions),
                      lists=tuple(info.lists or ()),
-                     decimal_commas=tuple(info.decimal_commas))
+                     decimal_commas=tuple(info.decimal_commas),
+                     marked_numbers=tuple(info.marked_numbers))
 
 
 def changed_since_build(table: LakeTable) -> str | None:
@@ -365,12 +373,12 @@ def spark_table(spark, table: LakeTable):
         fix = spark_charset_fix(table.encoding)
         if fix:
             df = df.select([F.translate(df[spark_quote(c)], *fix).alias(c) for c in df.columns])
-        if table.decimal_commas:        # "13,2" -> "13.2", "n/a" and "-" missing, as the
+        if table.number_columns:        # "13,2" -> "13.2", "n/a" and "-" missing, as the
             nulls = sorted(NULL_SPELLINGS)                # build's reader reads them
             df = df.withColumns({c: F.when(F.lower(F.regexp_replace(
                 df[spark_quote(c)], SPARK_TRIM, "")).isin(nulls)
                 | ~df[spark_quote(c)].rlike(LETTER_OR_DIGIT), None).otherwise(
-                F.translate(df[spark_quote(c)], ",", ".")) for c in table.decimal_commas})
+                F.translate(df[spark_quote(c)], ",", ".")) for c in table.number_columns})
         return df
     if table.format == "parquet":
         if not spark_reads_parquet(table):

@@ -14,10 +14,13 @@ identifiers.
 """
 from __future__ import annotations
 
+import inspect
+
 from ..index.tables import (SPARK_TRIM, LakeTable, epoch_date_sql, spark_charset_fix,
                             spark_encoding, spark_path, spark_quote, spark_reads_parquet)
 from ..lake.normalize import NULL_SPELLINGS
 from ..lake.read import LETTER_OR_DIGIT, PY_LETTER_OR_DIGIT
+from .execute import exact_integer
 from .plan import JoinPlan, Key, python_name
 
 
@@ -260,12 +263,13 @@ def pandas_decimal_comma_lines(table: LakeTable, var: str) -> list[str]:
     """Lines reading the table's decimal-comma columns as the index reads them ("13,2" ->
     "13.2": ``pd.read_csv(..., decimal=",")`` reads the same numbers), for ``var`` read
     as text."""
-    if not table.decimal_commas:
+    if not table.number_columns:
         return []
-    cols = list(table.decimal_commas)
-    return ["# numbers written with a decimal comma ('13,2'), read as the index reads them "
-            "('13.2'; 'n/a' and cells with no letter or digit, '-', missing; "
-            "pd.read_csv(..., decimal=',') reads the same numbers)",
+    cols = table.number_columns
+    return ["# numbers, read as the index reads them (a decimal comma as a point, '13,2' -> "
+            "'13.2'; 'n/a' and cells",
+            "# with no letter or digit, '-', missing; pd.read_csv(..., decimal=',', "
+            "na_values=...) reads the same numbers)",
             f"{var}[{cols!r}] = {var}[{cols!r}].apply(lambda c: c.str.replace(',', '.', "
             f"regex=False).mask(c.str.strip().str.lower().isin({sorted(NULL_SPELLINGS)!r}) "
             f"| ~c.str.contains({PY_LETTER_OR_DIGIT!r}, na=True)))"]
@@ -414,12 +418,12 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                       f"{table.encoding} characters",
                       f"{var} = {var}.select([F.translate({var}['`' + c.replace('`', '``') + '`'], "
                       f"{fix[0]!r}, {fix[1]!r}).alias(c) for c in {var}.columns])"]
-        if table.decimal_commas:
-            cols = list(table.decimal_commas)
+        if table.number_columns:
+            cols = table.number_columns
             column = f"{var}['`' + c.replace('`', '``') + '`']"
-            lines += ["# numbers written with a decimal comma ('13,2'), read as the index "
-                      "reads them ('13.2'; 'n/a' and cells with no letter or digit, '-', "
-                      "missing)",
+            lines += ["# numbers, read as the index reads them (a decimal comma as a point, "
+                      "'13,2' -> '13.2'; 'n/a' and",
+                      "# cells with no letter or digit, '-', missing)",
                       f"{var} = {var}.withColumns({{c: F.when(F.lower(F.regexp_replace("
                       f"{column}, {SPARK_TRIM!r}, '')).isin({sorted(NULL_SPELLINGS)!r})"
                       f" | ~{column}.rlike({LETTER_OR_DIGIT!r}), None)"
@@ -520,9 +524,9 @@ def union_code(plan, *, name: str, into: str, spark: bool = False) -> str:
         if kind == "numeric":
             lines.append(f"{var}[{a!r}] = pd.to_numeric({var}[{a!r}], errors='coerce')")
         elif kind == "integer":     # Python ints, exactly, as the query's (beyond int64)
-            lines += ["import lakejoin_jupyter.join.execute",
-                      f"{var}[{a!r}] = {var}[{a!r}].map("
-                      "lakejoin_jupyter.join.execute.exact_integer).astype(object)"]
+            if "def exact_integer(" not in "\n".join(lines):   # the union's own, written out
+                lines += ["", *inspect.getsource(exact_integer).splitlines(), ""]
+            lines.append(f"{var}[{a!r}] = {var}[{a!r}].map(exact_integer).astype(object)")
         elif kind == "datetime":    # an offset converted to UTC, as the union's keys
             lines.append(f"{var}[{a!r}] = pd.to_datetime({var}[{a!r}], errors='coerce', "
                          "utc=True).dt.tz_localize(None)")

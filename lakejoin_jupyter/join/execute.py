@@ -274,6 +274,7 @@ def exact_integer(value):
         return int(value)
     if isinstance(value, float):
         return int(value) if value == value and value.is_integer() else None
+    # int() reads "1_000" as 1000 (Python's digit grouping): an "_" in a cell makes it text
     text = str(value).strip().replace("_", "x")
     try:
         return int(text)

@@ -16,7 +16,8 @@ What is tolerated, and reported as a warning on the table:
 * JSON lines files: a line that is not a JSON object is skipped (the warning gives its number);
 * very long cells (they are read; normalization does not index values over 512 chars);
 * decimal commas ("13,2"; "n/a", "-" missing) in a file not separated by commas: numbers
-  ("13.2", :func:`_decimal_commas`); with points or a cell such as "k.A.": text, warned.
+  ("13.2", :func:`_decimal_commas`); with points or a cell such as "k.A.": text, warned;
+* decimal-point numbers with "-", "n/a" cells: those missing (:func:`_marked_numbers`).
 List columns: a Parquet column of lists of scalars, or a JSON-lines column whose values are all
 lists of scalars (or null), is a list column (``TableInfo.lists``): the build reads it as one
 list of element texts per cell (``lists=True``), so its values are its elements; elsewhere
@@ -83,6 +84,7 @@ class TableInfo:
     lists: list[str] = field(default_factory=list)  # list columns: their values are elements
     epoch_dates: dict = field(default_factory=dict)  # JSON-lines epoch dates: column -> unit
     decimal_commas: list[str] = field(default_factory=list)  # CSV columns read "13,2" -> "13.2"
+    marked_numbers: list[str] = field(default_factory=list)  # CSV numbers with "-" cells missing
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -316,12 +318,13 @@ def inspect(table_id: int, uri: str, fmt: str) -> TableInfo:
 
 
 def _csv_columns(info: TableInfo, text: str, utf8: bytes | None = None,
-                 decimal_commas: list | None = None) -> list:
+                 decimal_commas: list | None = None, marked_numbers: list | None = None) -> list:
     """The data cells of a CSV/TSV text, one Arrow array per column; sets columns, n_rows,
     n_fields_max and the ragged-row warnings. Rows are the CSV records after the header,
     except empty records and records of one blank field; short rows are padded with nulls,
     cells beyond the header are dropped, an empty cell is null. Decimal commas: as
-    :func:`_decimal_commas` finds them, or in the ``decimal_commas`` columns when given.
+    :func:`_decimal_commas` finds them, or in the ``decimal_commas`` columns when given;
+    missing marks in columns of decimal-point numbers likewise (:func:`_marked_numbers`).
 
     Parsed by Arrow's CSV reader; a file Arrow would read differently (ragged rows, a
     single column, quoting Arrow rejects) is parsed by Python's csv module instead, which
@@ -344,7 +347,7 @@ def _csv_columns(info: TableInfo, text: str, utf8: bytes | None = None,
         cols = _csv_columns_python(info, reader, len(header))
     info.n_rows = len(cols[0]) if cols else 0
     cols = [c if isinstance(c, pa.Array) else pa.array(c, pa.string()) for c in cols]
-    return _decimal_commas(info, cols, decimal_commas)
+    return _marked_numbers(info, _decimal_commas(info, cols, decimal_commas), marked_numbers)
 
 
 # a number written with a decimal comma and nothing else ("13,2", "-0,5"), an integer, and
@@ -427,6 +430,39 @@ def _decimal_commas(info: TableInfo, cols: list, known: list | None = None) -> l
             f"values written so; to join them as numbers, write such a cell as a number, or "
             f"leave it empty (or write n/a or -) where the value is missing")
     return out
+
+
+# a number as pandas' CSV parser types it (an integer, a decimal point, an exponent)
+_POINT_NUMBER = r"^\s*[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$"
+
+
+def _marked_numbers(info: TableInfo, cols: list, known: list | None = None) -> list:
+    """``cols`` with the missing cells (:func:`_missing_cells`: "-", "--", "*", "n/a") of
+    each column of decimal-point numbers or integers that holds some made missing, as in a
+    decimal-comma column and as ``pd.read_csv(na_values=those cells)`` types it (a query
+    file, ``typed_as_read_csv``): so the two sides of a join read one column alike. A
+    column of such marks alone stays text. Their names go to ``info.marked_numbers``;
+    ``known`` (a table read after its build): the columns the build read so."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    if known is not None:
+        known = set(known)
+        info.marked_numbers = [n for n in info.columns if n in known]
+    else:
+        info.marked_numbers = []
+        for name, col in zip(info.columns, cols):
+            if name in info.decimal_commas:
+                continue
+            cells = col.drop_null()
+            missing = _missing_cells(cells)
+            if not pc.any(missing).as_py() or pc.all(missing).as_py():
+                continue
+            numbers = cells.filter(pc.invert(missing))
+            if pc.all(pc.match_substring_regex(numbers, _POINT_NUMBER)).as_py():
+                info.marked_numbers.append(name)
+    marked = set(info.marked_numbers)
+    return [pc.if_else(_missing_cells(c), pa.scalar(None, pa.string()), c) if n in marked
+            else c for n, c in zip(info.columns, cols)]
 
 
 # a cell with a letter or a digit (RE2, and Java's regex for Spark, read it alike; Python's
@@ -1055,7 +1091,7 @@ def _render_cell(v):
 def read_arrow(info: TableInfo, lists: bool = False) -> list:
     """The cells of a table the build has sniffed (its TableInfo), one Arrow string array
     per column, read exactly as the build read them (same encoding and delimiter, the
-    decimal-comma columns it found: ``info.decimal_commas``); a list
+    decimal-comma columns it found: ``info.decimal_commas``, and ``info.marked_numbers``); a list
     column as its JSON text, or (``lists``) as the build reads it, lists of element texts."""
     if info.format in ("csv", "tsv"):
         raw = _open_bytes(info.uri)
@@ -1064,10 +1100,12 @@ def read_arrow(info: TableInfo, lists: bool = False) -> list:
                           encoding=info.encoding, delimiter=info.delimiter or ",")
         if info.skip_lines:             # decimal commas: in the columns the build found
             cols = _csv_columns(probe, drop_lines(text, info.skip_lines),
-                                decimal_commas=info.decimal_commas)
+                                decimal_commas=info.decimal_commas,
+                                marked_numbers=info.marked_numbers)
         else:
             cols = _csv_columns(probe, text, raw if info.encoding == "utf-8" else None,
-                                decimal_commas=info.decimal_commas)
+                                decimal_commas=info.decimal_commas,
+                                marked_numbers=info.marked_numbers)
         cols = [cols[j] for j in indexed_order(info, probe.columns)]
     elif info.format == "parquet":
         cols = _parquet_columns(TableInfo(**{**asdict(info), "lists": []}), lists=lists)

@@ -20,6 +20,7 @@ of query columns to its columns (pairs under ``min_column`` out), scored per que
     - A small text query column's set domain nears the lake's vocabulary; numbers whose spans
       differ are tested on their common range (``set_population``, ``common_range``);
       under p = 0.05 a set statistic is no evidence unless a column holds FEW_VALUES or fewer.
+    - Integer codes are also read zero-padded for the format (``padded_formats``: 1001, 01001).
     - Numbers never align with text (``kinds_apart``), true/false with other values
       (``booleans_apart``); of two columns sharing a text column's values, ``compete``.
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
@@ -220,6 +221,7 @@ class QueryColumn:
     hashes: np.ndarray | None = None    # token_hash64 of tokens
     unseen: float = 0.0     # Good-Turing: the share of cells holding a value seen once
     grid: tuple = (np.nan, np.nan, 0.0)  # numeric_grid of its numbers (numeric columns)
+    padded: np.ndarray | None = None    # integer codes zero-padded: formats (padded_formats)
     _numbers: np.ndarray | None = None
 
     @property
@@ -281,11 +283,28 @@ def profile_column(values: pd.Series, sample_values: int,
                            version=fmt_version)
     unseen = float((counts == 1).sum() / counts.sum()) if counts.sum() else 0.0
     qc = QueryColumn(values.name, distinct, fmt, share, n_num, q, None,
-                     header_grams(values.name), hashes, unseen)
+                     header_grams(values.name), hashes, unseen,
+                     padded=padded_formats(texts, fmt_version))
     if qc.numeric:
         qc.grid = numeric_grid(pd.to_numeric(pd.Series(distinct, dtype=object), errors="coerce"))
     return (qc,
             sample_tokens(distinct, sample_values, hashes))
+
+
+def padded_formats(texts, fmt_version: int = FORMAT_VERSION) -> np.ndarray | None:
+    """Integer codes (every distinct text digits, none with a leading zero, as an integer
+    column renders: a ZIP code 01001 read as 1001): the format histograms of the texts
+    zero-padded to the longest one's width and to one digit more, the widths of the
+    zero-padded codes of one length they may have been (2, FORMAT_DIMS); else None. The
+    format evidence takes the closest of these and the texts' own (:func:`evidence`), as the
+    set evidence reads 1001 and 01001 as one value."""
+    texts = list(dict.fromkeys(t for t in texts if t is not None))
+    if len(texts) <= FEW_VALUES or not all(t.isascii() and t.isdigit() and t[0] != "0"
+                                           for t in texts):
+        return None
+    width = max(map(len, texts))
+    return np.stack([format_histogram([t.rjust(w, "0") for t in texts], version=fmt_version)
+                     for w in (width, width + 1)])
 
 
 def profile_frame(frame: pd.DataFrame, embedder, sample_values: int,
@@ -503,6 +522,10 @@ def evidence(qs: list, part: LakePart, overlap: np.ndarray, lp: LakeProfiles,
     ev = {"set": chance_level(set_statistic(overlap[:, ids], na, nb, pop), na, nb),
           "semantic": np.round(np.asarray(sem, dtype=np.float64), 6),
           "format": format_similarity(np.stack([q.fmt for q in qs]), part.fmt)}
+    for r, q in enumerate(qs):      # integer codes: also as zero-padded codes of one length
+        if q.padded is not None:
+            ev["format"][r] = np.max(np.vstack([ev["format"][r][None],
+                                                format_similarity(q.padded, part.fmt)]), axis=0)
     # a column of a few distinct values is no sample of a domain: its vector and its format
     # histogram are those values', so neither measure applies to its pairs unless one of the
     # values is the other column's (few_values)

@@ -498,13 +498,11 @@ def _kinds(made: dict, program: Program) -> tuple:
 
 def lake_kind(index, column: int) -> tuple:
     """(kind, warning) of a lake column as the equality search reads it (its profile and,
-    when the index has them, its value shapes: join/preview.py ``key_kind``), except that
-    a column typed as dates is read from its text, as the program's outputs are (so
-    "03/05/2019", typed a date, and "05.03.2019", not, weigh alike)."""
+    when the index has them, its value shapes: join/preview.py ``key_kind``): a column
+    typed as dates is a date, whichever search reports it."""
     row = index.columns.iloc[column]
     stats = index.joinstats
-    col_type = str(row["type"])
-    return key_kind("string" if col_type == "date" else col_type, int(row["n_distinct"]),
+    return key_kind(str(row["type"]), int(row["n_distinct"]),
                     int(row["n_values"] - row["n_keyless"]),
                     stats.shape(column) if stats is not None else None,
                     samples=() if stats is not None else list(row["samples"]))
@@ -949,7 +947,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             stats["chance_numbers"] += 1        # a day of the month onto temperatures
             continue
         query_side = None
-        if forward and (kind, warning) == made_kind and few_keys(made):
+        if forward and (kind, warning) in (made_kind, other) and few_keys(made):
             # a forward program's keys are the query's side: that they are few is the
             # query's fact (a note, as the equality search's), the key is the lake column
             query_side, kind, warning = made_kind, other[0], other[1]

@@ -31,7 +31,8 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       parts too), else not found; several: 1:1 through all wins (64-65); nothing found: a
       partial program, most source rows, half+ (68); N:1 loses to 1:1 by keys x estimate (77);
     - a constant field (a year, a sign) the source holds and varies: learned again reading
-      it, which wins; a program still writing it is refused (79, constant_fields.py)."""
+      it, which wins; a program still writing it is refused (79, constant_fields.py);
+    - a named target column that is no key takes no program folding values onto keys (80)."""
 from __future__ import annotations
 
 import dataclasses
@@ -246,11 +247,13 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     ``dropped``: per key part, the digit fields of its column it leaves out
     (constant_fields.py)."""
     src_cols = src_on or [c for c in src.columns if src.has_values(c)]
+    not_keys: set = set()       # named target columns that are no key (deviation 80)
     if target_columns is None:
         key_cols = tgt_on or [c for c in tgt.columns
                               if tgt.has_values(c) and tgt.is_key(c, settings.key_ratio)]
         target_columns = {c: tgt.cells(c) for c in key_cols}
         t_vals = [tgt.values(c) for c in key_cols]
+        not_keys = {c for c in (tgt_on or ()) if not tgt.is_key(c, settings.key_ratio)}
     else:
         t_vals = [ColumnValues.from_cells(c, cells) for c, cells in target_columns.items()]
     s_vals = [src.values(c) for c in src_cols]
@@ -278,6 +281,9 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
 
     def passes(c, chance: bool = True) -> bool:     # chance: deviation 31's test too
         tcells = target_columns[c.target_column]
+        if c.target_column in not_keys and _folds(c.program, src, tcells, settings.key_ratio):
+            c.extra["many_to_many"] = True  # values folded onto a named non-key column (80)
+            return False
         if partial:     # rows decide, and the row pairs confirm rows (as in deviation 34)
             return (_partial_acceptable(c, n_rows) and not _by_chance(c, src, tcells)
                     and 2 * _paired_rows(c, src, tcells, groups) >= c.joined_rows)
@@ -453,6 +459,17 @@ def _joined_pairs(program, src: Table, tgt: Table, tcells: list) -> frozenset:
             rows[v] = -1 if v in rows else int(tgt.positions[j])
     return frozenset((int(src.positions[i]), rows[o]) for i, o in
                      enumerate(_outputs(program, src)) if o is not None and rows.get(o, -1) >= 0)
+
+
+def _folds(program, src: Table, tcells: list, ratio: float) -> bool:
+    """Does the program derive the keys it joins from distinct source values, fewer than
+    ``ratio`` keys per value (the source cells it reads, on the rows in use)? Onto a target
+    column that is no key, such a join is N:M (deviation 80)."""
+    keys = {v for v in tcells if v is not None}
+    inputs = zip(*(src.cells(c) for c in program.columns))
+    joined = {(value, out) for value, out in zip(inputs, _outputs(program, src))
+              if out is not None and out in keys}
+    return len({out for _, out in joined}) < ratio * len(joined)
 
 
 def _outputs(program, src: Table) -> list:
@@ -1431,6 +1448,13 @@ def _why_not(results, settings) -> str:
                              f"numbers and joins {c.coverage} key(s), about as many as "
                              f"independent numbers over the same range share by chance "
                              f"({c.extra['chance_matches']:.0f})")
+                continue
+            if c.extra.get("many_to_many"):
+                lines.append(f"{head}: the best program ({c.program.describe()}) derives the "
+                             f"{c.coverage} key(s) it joins from many distinct values, and "
+                             f"{c.target_column!r}, named, is no key column of {tgt.label} "
+                             f"(under {settings.key_ratio:.0%} distinct): the join would be "
+                             f"many-to-many")
                 continue
             if _writes_other_field(c.program, src):
                 lines.append(f"{head}: the best program ({c.program.describe()}) writes a "
