@@ -1273,8 +1273,8 @@ def union_rebuild_text(engine) -> str:
 
 
 # where a narrow union card may break an alignment header (a soft hyphen: never shown wider)
-_HYPHENATED = {"semantic": "seman\u00adtic", "numeric": "nu\u00admeric",
-               "format": "for\u00admat", "header": "head\u00ader", "shared": "sha\u00adred"}
+_HYPHENATED = {"semantic": "seman\u00adtic", "numeric": "nu\u00admer\u00adic",
+               "format": "for\u00admat", "header": "head\u00ader"}
 
 
 def union_card(hit, query_columns) -> str:
