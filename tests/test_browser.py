@@ -1593,3 +1593,141 @@ def test_union_card_and_own_table_fit_at_900(lab, browser, demo_fuzzy_index_path
         assert got["own"] is not None and got["own"].endswith("(your table)"), (width, got)
         assert got["markWhole"] and got["tail"].strip("…"), (width, got)
     page.close()
+
+
+LIST_FIT_JS = """() => {
+    // the results list's box against its table (a sideways scroll), and what of each name
+    // and program it shows: a table's last part cut ("cou…es") or beyond its cell, a folder
+    // part cut, a cell's text cut without its title
+    const box = document.querySelector('.lakejoin-widget .lakejoin-results');
+    const table = box.querySelector('table.lakejoin-table');
+    const cutNames = [...table.querySelectorAll('td.lakejoin-middle-cell')].filter(td => {
+        const tail = td.querySelector('.lakejoin-middle-tail');
+        const head = td.querySelector('.lakejoin-middle-head');
+        const r = tail.getBoundingClientRect(), c = td.getBoundingClientRect();
+        return tail.textContent !== tail.dataset.full && tail.dataset.full !== undefined
+            || tail.textContent.includes('\u2026') || r.right > c.right + 1
+            || head.scrollWidth > head.clientWidth + 1;
+    }).map(td => td.title);
+    const cut = [...table.querySelectorAll('td')].filter(td => td.offsetWidth > 0
+        && td.scrollWidth > td.clientWidth + 1 && td.title !== td.textContent).map(td => td.textContent);
+    const ths = [...table.querySelectorAll('th')].filter(th => th.offsetWidth > 0);
+    return {box: box.clientWidth, scroll: box.scrollWidth, table: table.scrollWidth,
+            lastRight: Math.round(ths[ths.length - 1].getBoundingClientRect().right),
+            boxRight: Math.round(box.getBoundingClientRect().right), cutNames, cut,
+            shown: ths.map(th => th.dataset.key)};
+}"""
+
+
+def open_saved_search_widget(lab, browser, demo_fuzzy_index_path, ui: str, width: int,
+                             name: str, searches):
+    """The widget showing the search the cells ``searches`` saved as fifa_hits, over the demo
+    index with the transform component, in JupyterLab (file browser open) or Notebook 7."""
+    with_fuzzy_index(lab, demo_fuzzy_index_path)
+    cells = [WIDGET_NOTEBOOK[0], "%lakejoin open demo_fuzzy.index", *searches, WIDGET_NOTEBOOK[2]]
+    page = open_new_notebook(lab, browser, ui, name, cells, width, 1000,
+                             sidebar=_open_sidebar(ui) if ui == "jupyterlab" else None)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    wait_status(page, "the search your cell saved", timeout=120_000)
+    page.wait_for_timeout(1500)
+    ARTIFACTS.mkdir(exist_ok=True)
+    return page, w
+
+
+TRANSFORM_SEARCH = "%lakejoin search fifa.country -m transform -k 10 --save fifa_hits"
+# a list of equality and transformation hits: a user's own (two searches' hits in one)
+MIXED_SEARCHES = ["%lakejoin search fifa.country -m transform -k 5 --save fifa_hits",
+                  "%lakejoin search fifa.country -k 5 --save equality_hits",
+                  "fifa_hits.hits = equality_hits.hits + fifa_hits.hits"]
+
+
+@pytest.mark.parametrize("ui,widths", [("jupyterlab", (900, 1100)), ("notebook7", (900,))])
+def test_a_transformation_list_fits_with_its_names_whole(lab, browser, demo_fuzzy_index_path,
+                                                        ui, widths):
+    """newuser20 D8: in JupyterLab at 900 px with the file browser open (some 470 px for
+    the widget) a transformation search's list scrolled sideways, its programs cut at the
+    box's edge, its table names cut to "r… /cou…es"; at 1100 px (670 px) it scrolled too.
+    The list fits its box: no sideways scroll, every shown column in view; the programs,
+    the table names and the columns wrap whole onto the rows' lines (the overlap and the
+    score fold away), nothing cut without its title."""
+    page, w = open_saved_search_widget(lab, browser, demo_fuzzy_index_path, ui, widths[0],
+                                       f"transform-list-{ui}.ipynb", [TRANSFORM_SEARCH])
+    for width in widths:
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_timeout(1500)
+        shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"transform-list-{width}-{ui}.png")
+        got = page.evaluate(LIST_FIT_JS)
+        assert got["scroll"] <= got["box"] + 1 and got["table"] <= got["box"] + 1, (width, got)
+        assert got["lastRight"] <= got["boxRight"] + 1, (width, got)
+        assert got["cutNames"] == [] and got["cut"] == [], (width, got)
+        assert page.evaluate(PROGRAMS_WHOLE_JS), width
+        assert "program" in got["shown"] and "row_coverage" in got["shown"], (width, got)
+    page.close()
+
+
+@pytest.mark.parametrize("ui,width", [("jupyterlab", 1100), ("notebook7", 900)])
+def test_a_list_of_equality_and_transformation_hits_fits(lab, browser, demo_fuzzy_index_path,
+                                                         ui, width):
+    """A list of equality and transformation hits (method and figures differ between rows)
+    scrolled sideways in Notebook 7 at 900 px and in JupyterLab at 1100 px with the file
+    browser open. It fits: its figures, which each method has one kind of, fold in the
+    narrower box, its headers break at their soft hyphens; the method stays."""
+    page, w = open_saved_search_widget(lab, browser, demo_fuzzy_index_path, ui, width,
+                                       f"mixed-list-{ui}.ipynb", MIXED_SEARCHES)
+    shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"mixed-list-{width}-{ui}.png")
+    got = page.evaluate(LIST_FIT_JS)
+    assert got["scroll"] <= got["box"] + 1 and got["table"] <= got["box"] + 1, got
+    assert got["lastRight"] <= got["boxRight"] + 1 and got["cut"] == [], got
+    assert "method" in got["shown"] and "program" in got["shown"], got
+    page.close()
+
+
+ALIGNMENT_FIT_JS = """() => {
+    // the union card's alignment table against its box and the card (newuser20 D6)
+    const card = document.querySelector('.lakejoin-widget .lakejoin-union-card');
+    const box = card.querySelector('.lakejoin-alignment-box');
+    const table = box.querySelector('table.lakejoin-alignment');
+    const ths = [...table.querySelectorAll('th')];
+    let right = box.getBoundingClientRect().right;
+    for (let p = box; p; p = p.parentElement)
+        if (getComputedStyle(p).overflowX !== 'visible')
+            right = Math.min(right, p.getBoundingClientRect().right);
+    return {card: card.clientWidth, box: box.clientWidth, scroll: box.scrollWidth,
+            last: ths[ths.length - 1].textContent,
+            lastRight: Math.round(ths[ths.length - 1].getBoundingClientRect().right),
+            right: Math.round(right)};
+}"""
+
+
+@pytest.mark.parametrize("ui,widths", [("jupyterlab", (900, 1000)), ("notebook7", (600,))])
+def test_the_union_cards_alignment_shows_its_last_column(lab, browser, demo_fuzzy_index_path,
+                                                         ui, widths):
+    """newuser20 D6 (the review's rest): at about 460 px of card (JupyterLab at 900 px with
+    the file browser open) the alignment table's last column, header, was cut at the card's
+    edge, its box scrolling sideways. In cards of 460-600 px the table fits: tighter cells,
+    its evidence labels broken at their soft hyphen, its last column in view."""
+    with_fuzzy_index(lab, demo_fuzzy_index_path)
+    setup = ("%load_ext lakejoin_jupyter\nimport pandas as pd\n"
+             "from lakejoin_jupyter.demo import demo_lake\n"
+             "top = pd.read_csv(demo_lake() / 'reference' / 'top-economies.csv')")
+    cells = [setup, "%lakejoin open demo_fuzzy.index", "%lakejoin ui --union top"]
+    page = open_new_notebook(lab, browser, ui, f"union-alignment-{ui}.ipynb", cells, widths[0],
+                             1000, sidebar=_open_sidebar(ui) if ui == "jupyterlab" else None)
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    w.locator("tr.lakejoin-row").first.click()
+    w.locator(".lakejoin-detail table.lakejoin-alignment").wait_for(timeout=120_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width in widths:
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_timeout(1500)
+        shoot(page, w.locator(".lakejoin-detail"), ARTIFACTS / f"union-alignment-{width}-{ui}.png",
+              height=300)
+        got = page.evaluate(ALIGNMENT_FIT_JS)
+        assert 440 <= got["card"] <= 620, (width, got)          # the card widths of D6
+        assert got["scroll"] <= got["box"] + 1, (width, got)
+        assert got["last"] == "head\u00ader" and got["lastRight"] <= got["right"] + 1, (width, got)
+    page.close()

@@ -117,11 +117,23 @@ def test_a_transformation_tables_program_gets_the_width_of_constant_columns():
     assert next(c for c in w.results.columns if c["key"] == "program")["wrap"] is True
     assert ".lakejoin-wrap" in asset("lakejoin.css").read_text()
     assert "column.wrap" in asset("results_table.js").read_text()
+    # a narrow box (lakejoin.css, 700 px) folds the overlap (the containment gives it as a
+    # share) and the score of a table with programs (newuser20 D8)
+    folds = lambda: {c["key"] for c in w.results.columns if c.get("fold")}  # noqa: E731
+    assert folds() == {"overlap", "score"}, folds()
+    assert ".lakejoin-fold" in asset("lakejoin.css").read_text()
     w._show_hits([Hit(rank=1, method="transform", details=dict(program), **kw),
                   Hit(rank=2, method="josie", **kw)], None)
     assert [c["key"] for c in w.results.columns][-2:] == ["method", "figures"]
+    # a mixed list's figures, which each method has one kind of, fold; its method does not
+    assert folds() == {"overlap", "score", "figures"}, folds()
+    w._show_hits([Hit(rank=1, method="transform", details=dict(program), **kw),
+                  Hit(rank=2, method="josie", **kw),
+                  Hit(rank=3, method="josie", **{**kw, "exact": False})], None)
+    assert "figures" not in folds(), folds()        # josie's figures differ between rows
     w._show_hits([Hit(rank=1, method="josie", **kw)], None)           # an equality search
     assert [c["key"] for c in w.results.columns][-2:] == ["method", "figures"]
+    assert folds() == {"method", "figures"}, folds()
 
 
 def test_texts_count_key_tuples_and_one_row():

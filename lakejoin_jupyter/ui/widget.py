@@ -899,19 +899,26 @@ class DiscoveryWidget(W.VBox):
         # a transformation search's table gives the width of a method and figures that
         # every row repeats (the status names the method) to the programs
         same = programs and len({(h.method, h.figures) for h in hits}) == 1
-        # a narrow box (under 600 px: JupyterLab at 900 px with its file browser open) folds
-        # away a method and figures that every row repeats: the status names the method and
-        # the badge above the table the figures (lakejoin.css, "lakejoin-fold")
+        # a narrow box (under 700 px: JupyterLab at 1100 or 900 px with its file browser
+        # open) folds away a method and figures that every row repeats (the status names the
+        # method, the badge above the table the figures), and figures that each method has
+        # one kind of (a list of equality and transformation hits: the method tells them)
+        # (lakejoin.css, "lakejoin-fold"); a list with programs, which need the width, folds
+        # the overlap (the containment beside it gives it as a share of the query's values,
+        # which the status counts) and the score (the hit's card has it)
         fold = len({(h.method, h.figures) for h in hits}) == 1
+        fold_figures = len({(h.method, h.figures) for h in hits}) == len({h.method for h in hits})
         columns = [{"key": "rank", "label": "#", "kind": "int"},
                    {"key": "table_label", "label": "table", "kind": "text", "shrink": True,
                     "ellipsis": "middle", "marker": "mark"},
                    ({"key": "mapping", "label": "query → lake columns", "kind": "text",
                      "shrink": True} if multi
                     else {"key": "column", "label": "column", "kind": "text", "shrink": True}),
-                   {"key": "overlap", "label": "over\u00adlap", "kind": "int"},
+                   {"key": "overlap", "label": "over\u00adlap", "kind": "int",
+                    "fold": programs},
                    {"key": "containment", "label": "contain\u00adment", "kind": "bar"},
-                   *([{"key": "score", "label": "score", "kind": "number"}] if any(
+                   *([{"key": "score", "label": "score", "kind": "number",
+                       "fold": programs}] if any(
                        h.overlap is None or float(h.score) != float(h.overlap) for h in hits)
                      else []),
                    {"key": "lake_rows", "label": "rows", "kind": "int"},
@@ -935,7 +942,7 @@ class DiscoveryWidget(W.VBox):
                      if programs else []),
                    *([] if same else [
                        {"key": "method", "label": "method", "kind": "text", "fold": fold},
-                       {"key": "figures", "label": "figures", "kind": "text", "fold": fold,
+                       {"key": "figures", "label": "figures", "kind": "text", "fold": fold_figures,
                         "title": "exact: counted from the index; estimated: by an approximate "
                         "method; learned: by applying a program learned from a sample of the "
                         "query's values"}])]
@@ -1270,6 +1277,11 @@ def union_rebuild_text(engine) -> str:
             f"Rebuild in Union mode: it keeps the index's other components).")
 
 
+# where a narrow union card may break an alignment header (a soft hyphen: never shown wider)
+_HYPHENATED = {"semantic": "seman\u00adtic", "numeric": "nu\u00admer\u00adic",
+               "format": "for\u00admat", "header": "head\u00ader"}
+
+
 def union_card(hit, query_columns) -> str:
     """A union hit's header line and its alignment table (query column <- lake column,
     score, the likelihood of each evidence; columns the table lacks are empty in its rows)."""
@@ -1295,8 +1307,10 @@ def union_card(hit, query_columns) -> str:
            if r["lake column"] is not None else
            f"<td colspan='{3 + len(EVIDENCE)}'><i>not aligned: empty in the added rows</i></td>")
         + "</tr>" for _, r in df.iterrows())
+    # an evidence's label breaks at its soft hyphen in a narrow card ("seman-tic", lakejoin.css)
     head = "".join(f"<th>{h}</th>" for h in ("query column", "lake column")) + "".join(
-        f"<th class='lakejoin-num'>{h}</th>" for h in ("score", "shared", *EVIDENCE))
+        f"<th class='lakejoin-num'>{_HYPHENATED.get(h, h)}</th>"
+        for h in ("score", "shared", *EVIDENCE))
     return (f"<div class='lakejoin-union-card'>"
             f"<b>#{hit.rank} {html.escape(hit.table)}</b> &middot; aligned "
             f"{len(hit.alignment)}/{len(query_columns)} query columns &middot; score "
