@@ -69,7 +69,8 @@ def test_too_few_pairs_to_check_the_estimate_is_a_warning(users_join):
     fj = users_join
     warning = fj.sample_warning()
     assert warning and "rests on 7 matched value pairs, too few to check it" in warning
-    assert f"at least {0.05 ** (1 / 7):.0%} only" in warning and "65%" in warning
+    assert f"the precision is above {0.05 ** (1 / 7):.0%} (95% confidence)" in warning
+    assert "65%" in warning
     assert "Warning: The estimate rests on 7 matched value pairs" in fj.summary()
     assert any("too few to check it" in w for w in fj.explain().splitlines())
 
@@ -108,8 +109,42 @@ def test_the_two_bounds_say_which_is_which(users_join):
     fj = users_join
     head, warning = fj.summary().splitlines()[:2]
     assert f"(the model's lower bound {fj.bound():.1%}, one-sided 95%)" in head
-    assert "A check by hand finding all 7 right would show a precision of at least 65%" in warning
+    assert ("finding all 7 pairs right would prove only that the precision is above 65%"
+            in warning)
     assert "the model's lower bound holds only as far as that assumption does" in warning
+
+
+def test_equal_pairs_one_bound_and_what_a_check_could_prove():
+    """New user 21: 12 pairs equal after normalization read "the model's lower bound 100.0%,
+    one-sided 95%" and, below, "a precision of at least 78% only (one-sided 95%)": two lower
+    bounds for one join. The warning's figure is now what a check by hand of 12 pairs could
+    prove, said not to be this join's precision, and no second "lower bound" or "one-sided"
+    in it; the summary, repr and explain carry the same text."""
+    zones = ("Africa/Windhoek America/Los_Angeles America/New_York America/Santiago "
+             "America/Sao_Paulo Asia/Kolkata Asia/Tokyo Australia/Sydney Europe/Berlin "
+             "Europe/London Europe/Paris Pacific/Auckland").split()
+    others = ("Abidjan Accra Addis_Ababa Algiers Asmara Bamako Bangui Banjul Bissau Blantyre "
+              "Brazzaville Bujumbura Cairo Casablanca Ceuta Conakry Dakar Dar_es_Salaam "
+              "Djibouti Douala El_Aaiun Freetown Gaborone Harare Johannesburg Juba Kampala "
+              "Khartoum Kigali Kinshasa Lagos Libreville Lome Luanda").split()
+    left = pd.DataFrame({"tz": zones + [f"Africa/{c}" for c in others]})
+    right = pd.DataFrame({"tz": [z.upper() + " " for z in zones]})   # equal once normalized
+    fj = fuzzy.fuzzy_join(left, right, on="tz", precision_target=0.9)
+    assert fj.ok and fj.n_pairs() == 12
+    warning = fj.sample_warning()
+    level = f"{0.05 ** (1 / 12):.0%}"
+    assert level == "78%"
+    assert (f"finding all 12 pairs right would prove only that the precision is above 78% "
+            f"(95% confidence), short of the target 90%; that is the most a check of so few "
+            f"pairs can prove, not an estimate of this join's precision") in warning
+    assert "one-sided" not in warning and "at least 78%" not in warning
+    summary = fj.summary()
+    head = summary.splitlines()[0]
+    assert summary.count("one-sided") == 1 and "one-sided 95%)" in head
+    assert f"(the model's lower bound {fj.bound():.1%}, one-sided 95%)" in head
+    assert f"Warning: {warning[0].upper()}{warning[1:]}" in summary
+    assert f"Warning: {warning[0].upper()}{warning[1:]}" in fj.explain()
+    assert f"the model's lower bound {fj.bound():.1%}" in repr(fj)
 
 
 def test_the_chart_draws_the_bound_the_choice_compares(users_join):

@@ -864,7 +864,8 @@ class FuzzyJoin(Joinable):
     def bound_text(self, threshold: float | None = None) -> str:
         """"the model's lower bound 93.1%, one-sided 95%" of :meth:`bound` (empty without a
         join): the bound of the estimate under its own model, which a small sample cannot
-        check (:meth:`sample_warning`, whose figure is the bound of a check by hand)."""
+        check (:meth:`sample_warning`, whose figure is the most a check by hand of the pairs
+        could prove, not a bound on this join's precision)."""
         b = self.bound(threshold)
         return "" if b is None else f"the model's lower bound {max(b, 0.0):.1%}, one-sided 95%"
 
@@ -883,10 +884,13 @@ class FuzzyJoin(Joinable):
                 f"value as matched right when its nearest left value is much nearer than the "
                 f"others, so a value the left table lacks can join a far partner and still "
                 f"count, and the model's lower bound holds only as far as that assumption "
-                f"does. A check by hand finding all {n} right would show a precision of at "
-                f"least {CHECK_LEVEL ** (1.0 / n):.0%} only (one-sided 95%), not the target "
-                f"{self.precision_target:.0%}: check the pairs (matches(): those to check "
-                f"first are listed first).")
+                f"does. Nor can a check by hand settle it: finding "
+                f"{f'all {n} pairs' if n != 1 else 'the pair'} right would prove only that "
+                f"the precision is above "
+                f"{CHECK_LEVEL ** (1.0 / n):.0%} (95% confidence), short of the target "
+                f"{self.precision_target:.0%}; that is the most a check of so few pairs can "
+                f"prove, not an estimate of this join's precision. Check the pairs anyway "
+                f"(matches(): those to check first are listed first).")
 
     def threshold_text(self, threshold: float) -> str:
         """What a join at a given ``threshold`` uses, in words: "char3 at threshold 1.000
