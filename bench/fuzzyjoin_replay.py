@@ -318,6 +318,17 @@ def parse_setting(item: str):
     return module, attr, type(old)(value)
 
 
+def apply_settings(ap, items) -> None:
+    """Set each ``--set MODULE.NAME=VALUE`` of ``items`` (:func:`parse_setting`); a bad one
+    ends the command with ``ap``'s usage error."""
+    for item in items:
+        try:
+            mod, attr, value = parse_setting(item)
+        except ValueError as e:
+            ap.error(str(e))
+        setattr(mod, attr, value)
+
+
 def cached_measure(d: dict, state: dict, folder: str, measure):
     """``measure(d, the dataset's table folder)``, pickled once in WORK/``folder``/NAME.pkl
     (``state``: a variant script's work folder and dataset folders, see ``variant_run``)."""
@@ -394,12 +405,7 @@ def variant_run(doc: str, variants, argv=None, configure=None, prepare=None,
     if suites is not None:
         ap.add_argument("--autofj-venv", default=AUTOFJ_VENV)
     a = ap.parse_args(argv)
-    for item in a.set:
-        try:
-            mod, attr, value = parse_setting(item)
-        except ValueError as e:
-            ap.error(str(e))
-        setattr(mod, attr, value)
+    apply_settings(ap, a.set)
     if state is not None:
         state["variant"] = a.variant
     if suites is not None:
@@ -435,12 +441,7 @@ def main(argv=None):
                     help="replay with a parameter of join/<MODULE>.py changed, e.g. "
                          "match_precision.PI0_PRIOR=0 (repeatable)")
     a = ap.parse_args(argv)
-    for item in a.set:
-        try:
-            mod, attr, value = parse_setting(item)
-        except ValueError as e:
-            ap.error(str(e))
-        setattr(mod, attr, value)
+    apply_settings(ap, a.set)
     names = words(a.datasets)
     if a.what == "dump":
         dump(Path(a.work), a.split, Path(a.autofj_venv), names, words(a.suites))
