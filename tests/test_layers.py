@@ -15,9 +15,9 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "lakejoin_jupyter"
 
 RANK = {"_version": 0, "errors": 0, "config": 0, "frames": 0, "formats": 0, "hashing": 0, "xash": 0,
-        "spark": 0, "embed": 0, "demo": 0, "lake": 1, "index": 2, "search": 3, "indexing": 4, "join": 5,
-        "engine": 6, "actions": 7, "charts": 7, "index_report": 7, "magics": 8, "ui": 8, "cli": 8,
-        "__init__": 9}
+        "textfold": 0, "spark": 0, "embed": 0, "demo": 0, "lake": 1, "index": 2, "search": 3,
+        "indexing": 4, "join": 5, "engine": 6, "actions": 7, "charts": 7, "index_report": 7,
+        "magics": 8, "ui": 8, "cli": 8, "__init__": 9}
 # imports that go up a rank on purpose: none. (Add here with the reason if ever needed.)
 ALLOWED_UP: set = set()
 

@@ -1,26 +1,22 @@
 """Table union search: the lake tables whose rows can be stacked under a query frame.
 
 Nargesian et al., "Table Union Search on Open Data", VLDB 2018 [TUS]; D3L (Bogatu et al.,
-ICDE 2020). Per query column, evidence against a lake column (index/union_profile.py): set
-unionability from the exact overlap [TUS §3.1], the cosine of column vectors [TUS §5.1.3],
-format-histogram intersection and 1 - KS distance of numeric sketches [D3L], header 3-grams
-(weak), each a likelihood against the lake's background (the share of a fixed sample of
-lake columns it beats [TUS §5]), combined [TUS's ensemble]. Candidates: the columns sharing
-values (postings) and the nearest vectors (exact); a table's alignment: the max-weight matching
-of query columns to its columns (pairs under ``min_column`` out), scored per query column. Note:
+ICDE 2020). Per query column against a lake column (index/union_profile.py): set overlap [TUS
+§3.1], vector cosine [TUS §5.1.3], format histograms and numeric KS [D3L], header 3-grams,
+each a likelihood against the lake's background [TUS §5], combined [TUS's ensemble].
+Candidates: columns sharing values, nearest vectors; a table's alignment: the max-weight
+matching of query columns to its columns (``min_column``), scored per query column. Note:
     - Ensemble: a weighted mean of sharpened likelihoods, not TUS's max (tuned on development).
     - Background: a sample of lake columns, not all pairs [TUS §3.4], a column out of its own,
       and a query column's partners (values shared beyond chance) out of its (``partners_out``);
       padded to MIN_BACKGROUND with its median, unbeaten under p = 0.05 (``chance_overlap``).
-    - Format: a lake column holding a share of the query column's values beyond chance counts
-      as written alike on at least that share (``written_as_held``).
-    - Names (D3L, Starmie; TUS uses values only): an unaligned query column aligns, adding
-      nothing, with a same-named lake column of its kind in a table aligned by values; among
-      pairs without set evidence the header chooses at full weight (``named_choice``).
+    - Format: a column holding a share of the query's values beyond chance is written alike on
+      at least that share (``written_as_held``); integer codes also read zero-padded (1001, 01001).
+    - Names (D3L, Starmie): an unaligned query column aligns, adding nothing, with a same-named
+      column of its kind in a value-aligned table; without set evidence the header chooses.
     - A small text query column's set domain nears the lake's vocabulary; numbers whose spans
       differ are tested on their common range (``set_population``, ``common_range``);
       under p = 0.05 a set statistic is no evidence unless a column holds FEW_VALUES or fewer.
-    - Integer codes are also read zero-padded for the format (``padded_formats``: 1001, 01001).
     - Numbers never align with text (``kinds_apart``), true/false with other values
       (``booleans_apart``); of two columns sharing a text column's values, ``compete``.
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair

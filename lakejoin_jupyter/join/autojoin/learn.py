@@ -26,9 +26,8 @@ Note:
       "FiraGO" kept whole, 72), cut between words only; through Encode ("A/B" -> "A%2FB");
     - the programs that differ in one piece giving the same piece on every example (a tie
       lost to the order above) are returned as variants, kept where they extend the program;
-    - ``generalised``: no constant that is a piece of a field varying across the target,
-      no cut inside a number of the examples or of other source rows (``whole_rows``);
-      nor a constant field the examples' sources hold where other rows differ (79).
+    - ``generalised``: no constant that is a piece of a field varying across the target or
+      a field the sources hold and other rows vary (79), no cut inside a number (``whole_rows``).
 """
 from __future__ import annotations
 

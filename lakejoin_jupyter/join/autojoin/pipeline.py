@@ -1,10 +1,8 @@
 """Auto-Join end to end (thesis §4.3): row pairs -> learned program -> constrained fuzzy join.
 
-``autojoin(left, right)`` tries both directions (either table may be the source whose rows are
-transformed; the other must supply a key column, so joins are 1:1 or N:1 only): sample large
-tables (sampling.py, §4.5), find candidate row pairs (pairs.py, §4.4.1), learn the program
-joining the most distinct target keys (learn.py, §4.4.2), split composite keys when neither
-direction succeeds (composite.py, §4.4.3), extend the equi-join by a fuzzy join (fuzzy.py, §4.6).
+``autojoin(left, right)`` tries both directions (the other side supplies a key column: 1:1 or
+N:1 only): sample (sampling.py, §4.5), row pairs (pairs.py, §4.4.1), the program joining the
+most target keys (learn.py, §4.4.2), composite keys (composite.py, §4.4.3), fuzzy (§4.6).
 Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values; a
     program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
     - program sets, estimated precision (programset.py; short codes: chance.py; key parts: on
@@ -14,9 +12,8 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       one side is covered and most source rows or most numbers of the other side join; a
       program the independent evidence refutes; a win by chance short codes (``_evidenced``);
     - 2-4 keys: a short program joining all through most rows (``_acceptable``); equal
-      coverage: one value per key (none folded), more source rows, smaller; programs
-      learned again without constants of varying fields, numbers whole on spread rows,
-      padded where that joins more (``_generalised``, ``_unfolded``);
+      coverage: one value per key, more source rows, smaller; learned again without constants
+      of varying fields, numbers whole, padded where that joins more (``_generalised``);
     - variants equal on the examples scored where they join more rows, keeping its rows' keys
       (``_extends``); a residual-round replacement or key-adding branch passes ``_checks``; a
       refutation reads the bags apart, one evidence once; numbers among words face chance;
@@ -25,14 +22,12 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
     - ``_direction``: pairs containing the other's win, unless the other joins 1:1 and most
       extra ones are ties another key column's evidence gives to other rows (71) or namesakes
       lacking its pieces (75); then (unsampled) 1:1 with more rows of both (63), keys, ``prefer``;
-    - learning stops early at the most keys any target column holds; (unsampled) 1:1 with as
-      many keys beats a direction whose outputs reach a key held by 2+ target rows (78);
-    - named columns: every branch keys from one of each named side's (learned again, key
-      parts too), else not found; several: 1:1 through all wins (64-65); nothing found: a
-      partial program, most source rows, half+ (68); N:1 loses to 1:1 by keys x estimate (77);
-    - a constant field (a year, a sign) the source holds and varies: learned again reading
-      it, which wins; a program still writing it is refused (79, constant_fields.py);
-    - a named target column that is no key takes no program folding values onto keys (80)."""
+    - learning stops at the most keys a target column holds; (unsampled) 1:1 with as many
+      keys beats outputs reaching a key of 2+ target rows (78); a constant over a source
+      field that varies (year, sign) is learned again reading it, else refused (79);
+    - named columns: every branch keys from one of each named side's, else not found; several:
+      1:1 through all (64-65); none: a partial program, half+ rows (68); N:1 loses to 1:1 by
+      keys x estimate (77); a named non-key target takes no folding program (80)."""
 from __future__ import annotations
 
 import dataclasses
