@@ -498,11 +498,13 @@ def _kinds(made: dict, program: Program) -> tuple:
 
 def lake_kind(index, column: int) -> tuple:
     """(kind, warning) of a lake column as the equality search reads it (its profile and,
-    when the index has them, its value shapes: join/preview.py ``key_kind``): a column
-    typed as dates is a date, whichever search reports it."""
+    when the index has them, its value shapes: join/preview.py ``key_kind``), except that
+    a column typed as dates is read from its text, as the program's outputs are (so
+    "03/05/2019", typed a date, and "05.03.2019", not, weigh alike)."""
     row = index.columns.iloc[column]
     stats = index.joinstats
-    return key_kind(str(row["type"]), int(row["n_distinct"]),
+    col_type = str(row["type"])
+    return key_kind("string" if col_type == "date" else col_type, int(row["n_distinct"]),
                     int(row["n_values"] - row["n_keyless"]),
                     stats.shape(column) if stats is not None else None,
                     samples=() if stats is not None else list(row["samples"]))
