@@ -16108,8 +16108,8 @@ def wasmtime_bindings_config_setters(downloads, out):
     config = _member43(downloads, "wasmtime-49.0.0-py3-none-manylinux1_x86_64.whl:"
                                   "wasmtime/_config.py")
     rows, calls = [], {}
-    for m in re.finditer(r"^    @setter_property\n    def (\w+)\(.*?(?=^    @|\Z)", config,
-                         re.M | re.S):
+    for m in re.finditer(r"^    @setter_property\n    def (\w+)\(.*?(?=^    (?:@|def )|\Z)",
+                         config, re.M | re.S):     # to the class's next decorator or method
         for called in re.findall(r"ffi\.(wasmtime_config_\w+)\(", m.group(0)):
             calls.setdefault(called, len(rows))
         rows.append((m.group(1), _line43(config, m.start() + len("    @setter_property\n"))))
