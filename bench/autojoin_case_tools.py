@@ -7,8 +7,8 @@ refused. Archives are read through programs (tar, unzip, dpkg-deb, gzip, sqlite3
 through the standard library's tarfile, zipfile, gzip or sqlite3 modules (earlier sets'
 pools), and no file of an archive is imported or run.
 
-- StreamedArchives (fresh32, fresh33, fresh42): members streamed out of npm tarballs and wheels
-  (tar -xzOf, unzip -p); a folder's digest covers its members' names and the content of
+- StreamedArchives (fresh32, fresh33, fresh42, fresh43): members streamed out of npm tarballs
+  and wheels (tar -xzOf, unzip -p); a folder's digest covers its members' names and the content of
   those ending in ``hashed_suffix``.
 - UnpackedArchives (fresh34 on): Debian packages (dpkg-deb -x), wheels and Java archives
   (unzip; jars from fresh39) and source archives (tar -xzf) unpacked into

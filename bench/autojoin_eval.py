@@ -1,8 +1,8 @@
 """Auto-Join on the autojoin benchmark: precision, recall and F1 of the joined row pairs.
 
     python bench/autojoin_eval.py path/to/autojoin-benchmark bench/data/autojoin-extra \
-        bench/data/autojoin-fresh bench/data/autojoin-fresh{2..42} \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh42|all] \
+        bench/data/autojoin-fresh bench/data/autojoin-fresh{2..43} \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh43|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -10,7 +10,7 @@ Every folder given is a benchmark (one sub-folder per case). Cases are split int
 development (tuned on) and validation (never tuned on) by :func:`split_of`, fixed before
 any tuning: the thesis benchmark's cases by a hash of the case name (a third to
 validation), the cases made by bench/autojoin_make_cases.py by the list ``DEV_EXTRA``, and
-each fresh set (``FRESH_CASES``, ``FRESH2_CASES`` ... ``FRESH42_CASES``, one folder
+each fresh set (``FRESH_CASES``, ``FRESH2_CASES`` ... ``FRESH43_CASES``, one folder
 bench/data/autojoin-fresh* each) whole: built blind and committed before any learner ran on
 it, run once clean, development afterwards. bench/results/autojoin_splits.md tells each
 split's history (its source pool, the round that ran it clean, when it became development).
@@ -418,10 +418,20 @@ FRESH42_CASES = {
     "return_types_namedtuple_declarations", "aten_header_includes_header_units",
     "dispatch_keys_library_impl_macros", "record_python_files_module_names"}
 
+# Forty-third fresh validation (bench/autojoin_make_cases.py FOLDER OUT --fresh43), unseen:
+# from PyPI wheels read as zip archives (cantera, ezdxf, pyscf, lm_eval, ortools, pysam,
+# ale_py and wasmtime, never installed) that no earlier set read, built apart from the
+# learner and committed before any learner ran on them:
+FRESH43_CASES = {
+    "cantera_constants_python_names", "dimstyle_attributes_header_variables",
+    "gaussian_solvents_smd_descriptors", "lm_eval_task_index_readmes",
+    "math_opt_proto_enums_python_enums", "pysam_config_htslib_defines",
+    "ale_legacy_games_rom_hashes", "wasmtime_bindings_config_setters"}
+
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh42": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH42_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh43": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH43_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -439,7 +449,8 @@ def split_of(case: str) -> str:
              ("fresh35", FRESH35_CASES), ("fresh36", FRESH36_CASES),
              ("fresh37", FRESH37_CASES), ("fresh38", FRESH38_CASES),
              ("fresh39", FRESH39_CASES), ("fresh40", FRESH40_CASES),
-             ("fresh41", FRESH41_CASES), ("fresh42", FRESH42_CASES))
+             ("fresh41", FRESH41_CASES), ("fresh42", FRESH42_CASES),
+             ("fresh43", FRESH43_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -558,7 +569,8 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh42", "fresh42 (clean for main at 196c32a; development from the next round)"),
+    ("fresh43", "fresh43 (clean for main at 20eec9d; development from the next round)"),
+    ("fresh42", "fresh42 (clean for main at 196c32a; development since)"),
     ("fresh41", "fresh41 (clean for main at 84deacf; development since)"),
     ("fresh40", "fresh40 (clean for main at ce57d19; development since)"),
     ("fresh39", "fresh39 (clean for main at 88d296e; development since)"),
@@ -647,6 +659,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh40"] = -35
     order["fresh41"] = -36
     order["fresh42"] = -37
+    order["fresh43"] = -38
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -710,7 +723,7 @@ def main(argv=None):
                                         "fresh29", "fresh30", "fresh31", "fresh32",
                                         "fresh33", "fresh34", "fresh35", "fresh36",
                                         "fresh37", "fresh38", "fresh39", "fresh40", "fresh41",
-                                        "fresh42"),
+                                        "fresh42", "fresh43"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

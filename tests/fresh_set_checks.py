@@ -218,6 +218,14 @@ SOURCES = {
                 "nvidia-cuda-runtime", "nvidia-nvtx", "nvidia-nvvm"},
     # PyTorch's wheels (torchvision's surveyed, none read), as PyPI names the projects
     "fresh42": {"torch", "torchvision"},
+    # PyPI wheels of /opt/pypi-more/files no earlier set read, as PyPI names the projects
+    "fresh43": {"cantera", "ezdxf", "pyscf", "lm_eval", "mistral_common", "ortools", "pysam",
+                "qutip", "grpcio_tools", "opencv_python", "sudachidict_core", "ale_py",
+                "pybullet", "resiliparse", "wasmtime", "unicorn", "ase", "bcrypt",
+                "clang_tidy", "cmeel_octomap", "cmeel_qhull", "glfw", "multiprocess",
+                "opencv_python_headless", "pillow", "pot", "pygame_ce", "pynacl", "pyogrio",
+                "python_sat", "scikit_learn", "slycot", "soundfile", "tensorboard_data_server",
+                "ujson"},
 }
 STDLIB = {
     "fresh8": {"calendar", "encodings", "html", "http", "locale", "mimetypes", "unicodedata"},
@@ -274,6 +282,7 @@ STDLIB = {
     "fresh40": set(),
     "fresh41": set(),
     "fresh42": set(),
+    "fresh43": set(),
 }
 # The platform of the Rust toolchain fresh40 reads (its components' names end with it).
 TOOLCHAIN_TARGET = "x86_64-unknown-linux-gnu"

@@ -1,8 +1,8 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh42 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh43 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
 fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33, fresh34,
-fresh35, fresh36, fresh37, fresh38, fresh39, fresh40, fresh41 and fresh42 never), meet
+fresh35, fresh36, fresh37, fresh38, fresh39, fresh40, fresh41, fresh42 and fresh43 never), meet
 their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
@@ -22,7 +22,8 @@ fresh38, its PyPI wheels and source archive in the folder AUTOJOIN_FRESH38_DOWNL
 for fresh39, its Maven jars in the folder AUTOJOIN_FRESH39_DOWNLOADS names; for fresh40, the
 Rust 1.95.0 toolchain rustup installs, in the folder AUTOJOIN_FRESH40_DOWNLOADS names; for
 fresh41, the CUDA 13.0 wheels installed in the folder AUTOJOIN_FRESH41_DOWNLOADS names; for
-fresh42, the torch 2.13.0+cpu and 2.14.1 wheels in the folder AUTOJOIN_FRESH42_DOWNLOADS names); the
+fresh42, the torch 2.13.0+cpu and 2.14.1 wheels in the folder AUTOJOIN_FRESH42_DOWNLOADS names;
+for fresh43, its eight PyPI wheels in the folder AUTOJOIN_FRESH43_DOWNLOADS names); the
 regeneration test skips, naming
 what differs, where they are not here. No test downloads.
 """
@@ -168,6 +169,12 @@ ALLOWED_41 = {"re"}
 # (the unzip program). No module is read for its tables and nothing of the wheels is
 # installed, imported, run or loaded.
 ALLOWED_42 = {"re"}
+# The modules fresh43's section of the case maker may import: re (parsing the Cython
+# declarations, stubs, Python modules, Markdown, C header and RECORD as text); the wheels are
+# read through the shared reader (the unzip program; md5.json through its JSON reader). No
+# module is read for its tables and nothing of the wheels is installed, imported, run or
+# loaded.
+ALLOWED_43 = {"re"}
 # The modules the shared archive reader of the sets read from downloads (fresh32 on,
 # bench/autojoin_case_tools.py, outside every set's section) may import: hashlib (the pins),
 # json (JSON members), shutil (removing an earlier unpacking), subprocess (the tar, unzip,
@@ -461,6 +468,12 @@ FIGURES = {
                         "omp-tools"),
                        ("dispatch_keys_library_impl_macros",
                         lambda r: f'TORCH_LIBRARY_IMPL({r["dispatch key"]}, m)')),
+    # read from PyPI wheels (zip archives) in the downloads folder, no system folder; the path
+    # words held here are fresh42's pool's
+    "fresh43": Figures(ALLOWED_43, (),
+                       ("torch", "torchvision", "ATen", "torchgen", "c10"),
+                       ("pysam_config_htslib_defines",
+                        lambda r: f"#define {r['variable']} {r['value']}")),
 }
 
 
@@ -554,6 +567,41 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh43": [
+        ("cantera_constants_python_names",
+         {"Cython declaration": 'cdef double CxxGasConstant "Cantera::GasConstant"',
+          "pxd line": "9"}, "gas_constant"),
+        ("cantera_constants_python_names",
+         {"Cython declaration": 'cdef double CxxLightSpeed "Cantera::lightSpeed"',
+          "pxd line": "17"}, "light_speed"),
+        ("dimstyle_attributes_header_variables",
+         {"attribute": "dimasz", "DXFAttr arguments": "41, default=2.5"}, "$DIMASZ"),
+        ("gaussian_solvents_smd_descriptors",
+         {"Gaussian solvent": "DiMethylSulfoxide", "dielectric constant": "46.826"},
+         "dimethylsulfoxide"),
+        ("gaussian_solvents_smd_descriptors",
+         {"Gaussian solvent": "n,n-DiMethylFormamide", "dielectric constant": "37.219"},
+         "N,N-dimethylformamide"),
+        ("gaussian_solvents_smd_descriptors",
+         {"Gaussian solvent": "e-2-Pentene", "dielectric constant": "2.051"}, "E-2-pentene"),
+        ("lm_eval_task_index_readmes",
+         {"task family": "[acp_bench](acpbench/README.md)", "description": "",
+          "languages": ""}, "lm_eval/tasks/acpbench/README.md"),
+        ("math_opt_proto_enums_python_enums",
+         {"proto value": "LP_ALGORITHM_PRIMAL_SIMPLEX", "proto enum": "LPAlgorithmProto",
+          "number": "1"}, "LPAlgorithm.PRIMAL_SIMPLEX"),
+        ("math_opt_proto_enums_python_enums",
+         {"proto value": "SOLVER_TYPE_CP_SAT", "proto enum": "SolverTypeProto", "number": "4"},
+         "SolverType.CP_SAT"),
+        ("pysam_config_htslib_defines", {"variable": "HAVE_LIBBZ2", "value": "1"},
+         "#define HAVE_LIBBZ2 1"),
+        ("pysam_config_htslib_defines", {"variable": "HAVE_LIBDEFLATE", "value": "0"},
+         "/* #undef HAVE_LIBDEFLATE */"),
+        ("ale_legacy_games_rom_hashes", {"legacy game": "ms_pacman", "position": "34"},
+         "ms_pacman.bin"),
+        ("wasmtime_bindings_config_setters",
+         {"C function": "wasmtime_config_debug_info_set", "signature": ""}, "debug_info"),
+    ],
     "fresh42": [
         ("aten_functions_op_headers",
          {"function schema": "bitwise_not_(Tensor(a!) self) -> Tensor(a!)", "yaml line": "1187"},
@@ -1326,6 +1374,17 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh43": [    # Cantera's C++ name abbreviates Stefan-Boltzmann; Gaussian's keyword
+                    # drops the database's spaces; "n-" is the normal chain, not the locant
+        ("cantera_constants_python_names",
+         {"Cython declaration": 'cdef double CxxStefanBoltz "Cantera::StefanBoltz"',
+          "pxd line": "13"}, "stefan_boltzmann"),
+        ("gaussian_solvents_smd_descriptors",
+         {"Gaussian solvent": "AceticAcid", "dielectric constant": "6.2528"}, "acetic acid"),
+        ("gaussian_solvents_smd_descriptors",
+         {"Gaussian solvent": "n-MethylAniline", "dielectric constant": "5.96"},
+         "N-methylaniline"),
+    ],
     "fresh42": [    # the stub's dunder functions: torchgen's header drops the underscores
         ("variable_functions_stub_op_headers",
          {"stub function": "__and__", "parameters": "input: Tensor, other: Tensor"},
