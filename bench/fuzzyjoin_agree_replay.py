@@ -13,7 +13,7 @@ import fuzzyjoin_admissible as admissible
 from lakejoin_jupyter.join import fuzzy
 
 SUITES = ["autofj", "rl", "fresh1", "fresh2", "fresh3", "fresh4", "fresh6", "fresh7", "fresh9",
-          "fresh10", "fresh11", "fresh12", "fresh13", "fresh14"]
+          "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15"]
 STATE = {"variant": "base", "work": None, "folders": None}
 JOIN_AGREED = fuzzy.agreed_probability      # the join's own, before any variant replaces it
 

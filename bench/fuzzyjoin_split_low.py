@@ -10,9 +10,17 @@ set (round 28). The variants replay the choice on a ``bench/fuzzyjoin_replay.py`
 * ``split``: ``base``, and a split low-ratio join's probability of being wrong multiplied
   by ``SPLIT_FACTOR`` (at most 1): p -> max(0, 1 - SPLIT_FACTOR (1 - p)), its error terms
   with it (``split_corrected``); the bound's z is set with ``--set
-  fuzzy.STANDARD_ERRORS=Z`` (the narrower margin).
+  fuzzy.STANDARD_ERRORS=Z`` (the narrower margin);
+* ``table`` (round 30): ``base``, and every low-ratio join's (split or unanimous)
+  probability of being wrong multiplied by its table's factor ``table_factor``: over the
+  right values whose low-ratio joins (of all functions) go to k >= 2 different left
+  values, of which at most one is right, (sum of k - 1 + PRIOR) / (sum over their k left
+  values of 1 - the highest rating any function gives that join + PRIOR), at least 1: the
+  share of exclusive alternatives the ratings must count wrong against the share they do
+  (``table_corrected``); the bound as the join's.
 
-``measure`` prints, over the unions the join chooses at a target, the split and unanimous
+``measure`` prints, per dataset, the table's factor beside the wrong / expected ratio of
+the chosen union's low-ratio joins, and over the unions the join chooses at a target, the split and unanimous
 low-ratio joins' and the high-ratio joins' wrong rows against their expected count (the
 sum of 1 - the joining function's rating): ``SPLIT_FACTOR`` is that ratio for the split
 joins, pooled over the development split.
@@ -31,10 +39,11 @@ import fuzzyjoin_agree_replay as agree  # (first: it puts the repository on sys.
 import fuzzyjoin_replay as replay
 from lakejoin_jupyter.join import fuzzy, match_precision as mp
 
-VARIANTS = ("base", "split")
+VARIANTS = ("base", "split", "table")
 # wrong / expected among the split low-ratio joins of the unions chosen at 0.9 on the
 # development split, the join as it is (``measure``)
 SPLIT_FACTOR = 3.82   # 346.5 / 90.67 over 3242 joins (round 29)
+PRIOR = 1.0           # table_factor: one wrong join's worth of evidence that the model is right
 
 
 def split_joins(cands: dict, ratio: float) -> dict:
@@ -66,6 +75,63 @@ def split_corrected(cands: dict, agreed: dict, ratio: float, factor: float) -> d
     return out
 
 
+def low_joins(cands: dict, ratio: float) -> dict:
+    """Per function, the mask of its low-ratio joins: a join at a finite distance whose
+    ratio s1 is finite and at most ``ratio``."""
+    out = {}
+    for f, c in cands.items():
+        s1, _ = mp.nearest_ratios(c.r_near)
+        out[f] = (c.r_left >= 0) & np.isfinite(c.r_dist) & np.isfinite(s1) & (s1 <= ratio)
+    return out
+
+
+def exclusive_counts(cands: dict, agreed: dict, ratio: float) -> tuple[float, float]:
+    """(wrong at least, expected wrong) over the right values whose low-ratio joins go to
+    k >= 2 different left values: k - 1 of them are wrong at least (the left table names
+    each entity once), and the ratings expect the sum over the k left values of 1 - the
+    highest rating (``agreed``) any function's low-ratio join to it has."""
+    fns = list(cands)
+    low = low_joins(cands, ratio)
+    L = np.stack([np.where(low[f], cands[f].r_left, -1) for f in fns], axis=1)
+    P = np.stack([agreed[f] for f in fns], axis=1)
+    wrong = expected = 0.0
+    for i in np.flatnonzero((L >= 0).sum(axis=1) >= 2):
+        best: dict = {}
+        for l, p in zip(L[i].tolist(), P[i].tolist()):
+            if l >= 0:
+                best[l] = max(best.get(l, 0.0), p)
+        if len(best) >= 2:
+            wrong += len(best) - 1
+            expected += sum(1.0 - p for p in best.values())
+    return wrong, expected
+
+
+def table_factor(cands: dict, agreed: dict, ratio: float, prior: float = PRIOR) -> float:
+    """The table's factor: (wrong at least + ``prior``) / (expected + ``prior``) of
+    :func:`exclusive_counts`, at least 1 (a check that can only show optimism)."""
+    wrong, expected = exclusive_counts(cands, agreed, ratio)
+    return max(1.0, (wrong + prior) / (expected + prior))
+
+
+def table_corrected(cands: dict, agreed: dict, ratio: float, prior: float = PRIOR) -> dict:
+    """``agreed`` with every low-ratio join's 1 - p multiplied by :func:`table_factor`."""
+    k = table_factor(cands, agreed, ratio, prior)
+    if k == 1.0:
+        return {f: p.copy() for f, p in agreed.items()}
+    low = low_joins(cands, ratio)
+    out = {}
+    for f, p in agreed.items():
+        q = p.copy()
+        m = low[f]
+        q[m] = np.clip(1.0 - k * (1.0 - p[m]), 0.0, 1.0)
+        out[f] = q
+    return out
+
+
+def agreed_table(cands: dict, ratio: float = fuzzy.AGREE_RATIO, also=None) -> dict:
+    return table_corrected(cands, agree.JOIN_AGREED(cands, ratio, also), ratio)
+
+
 def agreed_split(cands: dict, ratio: float = fuzzy.AGREE_RATIO, also=None) -> dict:
     return split_corrected(cands, agree.JOIN_AGREED(cands, ratio, also), ratio, SPLIT_FACTOR)
 
@@ -86,6 +152,7 @@ def measure(a) -> None:
         cands, curves = built = replay.build(d)
         union, fn_of, _ = replay.choose(d, float(a.target), built)
         masks = split_joins(cands, fuzzy.AGREE_RATIO)
+        k = table_factor(cands, {f: c.p for f, c in cands.items()}, fuzzy.AGREE_RATIO)
         for i in np.flatnonzero(union >= 0):
             f = fn_of[i]
             c = cands[f]
@@ -93,11 +160,17 @@ def measure(a) -> None:
             group = ("split" if masks[f][i] else "unanimous") if s1 <= fuzzy.AGREE_RATIO \
                 else "high"
             rows.append((d["suite"], d["name"], group,
-                         1.0 - d["tp"][f][i] / max(d["n_rows"][i], 1), 1.0 - c.p[i]))
+                         1.0 - d["tp"][f][i] / max(d["n_rows"][i], 1), 1.0 - c.p[i], k))
     import pandas as pd
-    df = pd.DataFrame(rows, columns=["suite", "dataset", "group", "wrong", "expected"])
+    df = pd.DataFrame(rows, columns=["suite", "dataset", "group", "wrong", "expected",
+                                     "table_factor"])
     if a.out:
         df.to_csv(a.out, index=False)
+    low = df[df.group != "high"]
+    t = low.groupby(["suite", "dataset"])[["wrong", "expected"]].sum()
+    t["ratio"] = t["wrong"] / t["expected"]
+    t["table_factor"] = df.groupby(["suite", "dataset"])["table_factor"].first()
+    print(t.round(3).to_string())
     g = df.groupby(["suite", "group"])[["wrong", "expected"]].sum()
     g["joins"] = df.groupby(["suite", "group"]).size()
     g["ratio"] = g["wrong"] / g["expected"]
@@ -109,7 +182,7 @@ def measure(a) -> None:
 
 
 def main(argv=None):
-    agree.run(__doc__, VARIANTS, {"split": agreed_split}, argv, subcommands={
+    agree.run(__doc__, VARIANTS, {"split": agreed_split, "table": agreed_table}, argv, subcommands={
         "measure": (measure, {"--work": {"required": True}, "--split": {"default": "dev"},
                               "--target": {"default": "0.9"}, "--out": {"default": None},
                               "--autofj-venv": {"default": replay.AUTOFJ_VENV}})})

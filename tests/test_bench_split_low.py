@@ -1,5 +1,6 @@
-"""bench/fuzzyjoin_split_low.py (calibration round 29): which joins are split low-ratio
-joins, and their corrected rating, on a hand-computed case."""
+"""bench/fuzzyjoin_split_low.py (calibration rounds 29-30): which joins are split low-ratio
+joins, their corrected rating, and a table's factor from its split joins, on
+hand-computed cases."""
 from __future__ import annotations
 
 import sys
@@ -46,6 +47,36 @@ def test_split_low_ratio_joins_by_hand():
     # a factor of 1 is the join as it is
     same = sl.split_corrected({"a": a, "b": b}, agreed, 0.7, 1.0)
     assert all(np.array_equal(same[f], agreed[f]) for f in agreed)
+
+
+def test_table_factor_by_hand():
+    """Three right values, three functions (ratings after the agreement as given).
+    r0: a joins left 0 (s1 = 0.2, p 0.9), c joins left 0 (s1 = 0.25, p 0.95), b joins
+        left 1 (s1 = 0.5, p 0.8): two left values, one of them wrong at least; the
+        ratings expect (1 - 0.95) + (1 - 0.8) = 0.25 (left 0 rated by its best, c's);
+    r1: a and b join left 2 at low ratios: one left value, nothing to check;
+    r2: a joins left 0 at s1 = 0.9 (high), b left 1 at 0.5: one low-ratio join only.
+    Factor (1 + 1) / (0.25 + 1) = 1.6; every low-ratio join's 1 - p times 1.6, a's r2
+    (high) as it is."""
+    a = _cand([0, 2, 0], [[0.1, 0.5, 0.6], [0.1, 0.2, 0.9], [0.9, 1.0, 1.0]])
+    b = _cand([1, 2, 1], [[0.2, 0.4, 0.5], [0.3, 0.9, 1.0], [0.3, 0.6, 0.7]])
+    c = _cand([0, -1, -1], [[0.1, 0.4, 0.5], [INF, INF, INF], [INF, INF, INF]])
+    cands = {"a": a, "b": b, "c": c}
+    agreed = {"a": np.array([0.9, 0.95, 0.6]), "b": np.array([0.8, 0.9, 0.7]),
+              "c": np.array([0.95, 0.0, 0.0])}
+    assert sl.exclusive_counts(cands, agreed, 0.7) == pytest.approx((1.0, 0.25))
+    assert sl.table_factor(cands, agreed, 0.7) == pytest.approx(1.6)
+    got = sl.table_corrected(cands, agreed, 0.7)
+    assert got["a"] == pytest.approx([0.84, 0.92, 0.6])
+    assert got["b"] == pytest.approx([0.68, 0.84, 0.52])
+    assert got["c"] == pytest.approx([0.92, 0.0, 0.0])
+    assert agreed["a"][0] == 0.9                        # the input is not changed
+    # ratings already pessimistic enough (expected >= wrong): factor 1, the join as it is
+    low = {"a": np.array([0.4, 0.95, 0.6]), "b": np.array([0.3, 0.9, 0.7]),
+           "c": np.array([0.5, 0.0, 0.0])}
+    assert sl.table_factor(cands, low, 0.7) == 1.0
+    same = sl.table_corrected(cands, low, 0.7)
+    assert all(np.array_equal(same[f], low[f]) for f in low)
 
 
 def test_set_names_a_parameter_of_the_join(tmp_path, capsys):
