@@ -34,6 +34,7 @@ import dataclasses
 import itertools
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -338,8 +339,43 @@ def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
         est = _pair_precision(cand, src, tcells, groups)
         if est is not None:
             cand.extra["precision_basis"] = "pairs"
+    if est is not None:
+        est *= 1 - guard_choice_share(cand.program, src, tcells, cand.examples)
     cand.extra["estimated_precision"] = est
     return est
+
+
+def guard_choice_share(program, src: Table, tcells: list, examples=()) -> float:
+    """The share of the joined rows (not taught) a guard of ``program`` sends to one of k
+    keys its branches derive for the row, counted as wrong by 1 - 1/k (deviation 81): a row
+    whose other branches' outputs are keys too had several candidate keys, and a guard
+    learned from the sampled examples chose among them (a schema's shape picking
+    `_ops.h` over `.h`); that choice is no evidence, whatever basis the rest rests on. A
+    branch before the chosen one counts where its guard fails; a later one where the
+    chosen branch has a guard (an unguarded earlier branch is an order of preference)."""
+    branches = getattr(program, "branches", None)
+    if not branches or all(g is None for g, _p in branches):
+        return 0.0
+    keys = {v for v in tcells if v is not None}
+    n = len(src.positions)
+    outs = [p.evaluate({c: src.cells(c) for c in p.columns}, n) for _g, p in branches]
+    holds = [[True] * n if g is None else [g.test(cell) for cell in src.cells(g.column)]
+             for g, _p in branches]
+    taught = {ex.source_row for ex in examples}
+    joined = lost = 0
+    for i in range(n):
+        chosen = next((b for b in range(len(branches))
+                       if holds[b][i] and outs[b][i] is not None), None)
+        if chosen is None or i in taught or outs[chosen][i] not in keys:
+            continue
+        joined += 1
+        o = outs[chosen][i]
+        others = {outs[c][i] for c in range(len(branches))
+                  if c != chosen and (not holds[c][i] if c < chosen
+                                      else branches[chosen][0] is not None)
+                  and outs[c][i] is not None and outs[c][i] in keys and outs[c][i] != o}
+        lost += 1 - 1 / (1 + len(others))
+    return lost / joined if joined else 0.0
 
 
 def _one_to_one_instead(best: Candidate, candidates: list, passes, src: Table, tcells: list,
@@ -826,9 +862,34 @@ def _pair_precision(cand: Candidate, src: Table, tcells: list, groups: list) -> 
     in a 1:1 join not one whose partners are all keys other rows get and confirm, as
     deviation 60 reads the evidence: deviation 74), the share whose derived key is one of
     them; None when no such row."""
-    agree, checked = _row_pair_counts(cand, src, tcells, groups,
-                                      {ex.source_row for ex in cand.examples})
-    return agree / checked if checked else None
+    taught = {ex.source_row for ex in cand.examples}
+    agree, checked = _row_pair_counts(cand, src, tcells, groups, taught)
+    if not checked:
+        return None
+    return (agree - _folded_loss(cand, src, tcells, groups, taught)) / checked
+
+
+def _folded_loss(cand: Candidate, src: Table, tcells: list, groups: list,
+                 taught: set) -> float:
+    """What the agreeing rows (not taught) lose where the program folds them: a row whose
+    key the program gives n >= 2 rows, whose partners name at least n keys, some of them
+    keys no joined row gets, counts 1/n (deviation 81). Its pairs offer each of those rows
+    a key of its own and the program sends them to one; the pairs cannot tell which of the
+    n is its row (a question number in every exam element's file name, "7-1A1" for pools 7
+    and 9 alike; one release written for every facter version)."""
+    partners, keys, outs, cells = row_partners(cand, src, tcells, groups)
+    per_key = Counter(o for o in outs if o is not None and o in keys)
+    lost = 0.0
+    for i, o in enumerate(outs):
+        n = per_key.get(o, 0) if o is not None else 0
+        if n < 2 or i in taught:
+            continue
+        named = set()
+        for c, found in partners.items():
+            named |= found.get(cells[c][i], set())
+        if o in named and len(named) >= n and any(k not in per_key for k in named):
+            lost += 1 - 1 / n
+    return lost
 
 
 def row_partners(cand: Candidate, src: Table, tcells: list, groups: list) -> tuple:
