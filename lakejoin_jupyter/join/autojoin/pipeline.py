@@ -340,28 +340,30 @@ def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
         if est is not None:
             cand.extra["precision_basis"] = "pairs"
     if est is not None:
-        est *= 1 - guard_choice_share(cand.program, src, tcells, cand.examples)
+        est *= 1 - guard_choice_share(cand, src, tcells, groups)
     cand.extra["estimated_precision"] = est
     return est
 
 
-def guard_choice_share(program, src: Table, tcells: list, examples=()) -> float:
-    """The share of the joined rows (not taught) a guard of ``program`` sends to one of k
-    keys its branches derive for the row, counted as wrong by 1 - 1/k (deviation 81): a row
-    whose other branches' outputs are keys too had several candidate keys, and a guard
-    learned from the sampled examples chose among them (a schema's shape picking
-    `_ops.h` over `.h`); that choice is no evidence, whatever basis the rest rests on. A
-    branch before the chosen one counts where its guard fails; a later one where the
-    chosen branch has a guard (an unguarded earlier branch is an order of preference)."""
-    branches = getattr(program, "branches", None)
+def guard_choice_share(cand: Candidate, src: Table, tcells: list, groups: list) -> float:
+    """The share of the joined rows (not taught) a guard of ``cand``'s program sends to one
+    of k keys its branches derive for the row, counted as wrong by 1 - 1/k where the row's
+    pairs in step 1 do not single out the chosen key (they name another of the k too, or
+    not the chosen one; deviation 81): the row had several candidate keys, and a guard
+    learned from the sampled examples chose among them (a schema's shape picking `_ops.h`
+    over `.h`, both named by the operator's pairs); that choice is no evidence, whatever
+    basis the rest rests on. A guard the pairs bear out ("Na+" onto "Na", not "N") costs
+    nothing. A branch before the chosen one counts where its guard fails; a later one where
+    the chosen branch has a guard (an unguarded earlier branch is an order of preference)."""
+    branches = getattr(cand.program, "branches", None)
     if not branches or all(g is None for g, _p in branches):
         return 0.0
-    keys = {v for v in tcells if v is not None}
+    partners, keys, _outs, cells = row_partners(cand, src, tcells, groups)
     n = len(src.positions)
     outs = [p.evaluate({c: src.cells(c) for c in p.columns}, n) for _g, p in branches]
     holds = [[True] * n if g is None else [g.test(cell) for cell in src.cells(g.column)]
              for g, _p in branches]
-    taught = {ex.source_row for ex in examples}
+    taught = {ex.source_row for ex in cand.examples}
     joined = lost = 0
     for i in range(n):
         chosen = next((b for b in range(len(branches))
@@ -374,7 +376,13 @@ def guard_choice_share(program, src: Table, tcells: list, examples=()) -> float:
                   if c != chosen and (not holds[c][i] if c < chosen
                                       else branches[chosen][0] is not None)
                   and outs[c][i] is not None and outs[c][i] in keys and outs[c][i] != o}
-        lost += 1 - 1 / (1 + len(others))
+        if not others:
+            continue
+        named = set()
+        for c, found in partners.items():
+            named |= found.get(cells[c][i], set())
+        if o not in named or not named.isdisjoint(others):
+            lost += 1 - 1 / (1 + len(others))
     return lost / joined if joined else 0.0
 
 
@@ -872,24 +880,57 @@ def _pair_precision(cand: Candidate, src: Table, tcells: list, groups: list) -> 
 def _folded_loss(cand: Candidate, src: Table, tcells: list, groups: list,
                  taught: set) -> float:
     """What the agreeing rows (not taught) lose where the program folds them: a row whose
-    key the program gives n >= 2 rows, whose partners name at least n keys, some of them
-    keys no joined row gets, counts 1/n (deviation 81). Its pairs offer each of those rows
-    a key of its own and the program sends them to one; the pairs cannot tell which of the
-    n is its row (a question number in every exam element's file name, "7-1A1" for pools 7
-    and 9 alike; one release written for every facter version)."""
+    key the program gives n >= 2 rows, whose partners also name a key no joined row gets
+    that differs from its key only where the program writes a constant, counts 1/n
+    (deviation 81). The pairs support that key as they support the derived one, and only
+    the constant chose: a question number of pools 7 and 9 alike onto "7-1A1" beside
+    "9-1A1"; one release written for every facter version. Without a constant (a part of
+    the value, "person" beside "person-page-resource") nothing is counted."""
     partners, keys, outs, cells = row_partners(cand, src, tcells, groups)
     per_key = Counter(o for o in outs if o is not None and o in keys)
+    if all(n < 2 for n in per_key.values()):
+        return 0.0
+    templates = _constant_templates(cand.program, src)
     lost = 0.0
     for i, o in enumerate(outs):
         n = per_key.get(o, 0) if o is not None else 0
-        if n < 2 or i in taught:
+        if n < 2 or i in taught or templates[i] is None:
             continue
         named = set()
         for c, found in partners.items():
             named |= found.get(cells[c][i], set())
-        if o in named and len(named) >= n and any(k not in per_key for k in named):
+        if o in named and any(k not in per_key and templates[i].fullmatch(k) for k in named):
             lost += 1 - 1 / n
     return lost
+
+
+def _constant_templates(program, src: Table) -> list:
+    """Per source row, a pattern of the keys the program's branch for the row writes with
+    its constants replaced by any text (its other pieces' outputs kept), None where the
+    program gives no output or writes no constant."""
+    n = len(src.positions)
+    branches = getattr(program, "branches", None) or ((None, program),)
+    holds = [None if g is None else [g.test(cell) for cell in src.cells(g.column)]
+             for g, _p in branches]
+    parts = []          # per branch: per piece, its outputs (None for a constant)
+    for _g, p in branches:
+        pieces = getattr(p, "pieces", ())
+        parts.append([None if isinstance(q, Constant) else
+                      Program((q,)).evaluate({c: src.cells(c) for c in Program((q,)).columns},
+                                             n) for q in pieces])
+    out: list = [None] * n
+    for i in range(n):
+        for b in range(len(branches)):
+            if holds[b] is not None and not holds[b][i]:
+                continue
+            piece_outs = parts[b]
+            if any(x is not None and x[i] is None for x in piece_outs):
+                continue        # the branch gives no output: the next one is tried
+            if piece_outs and any(x is None for x in piece_outs):
+                out[i] = re.compile("".join(".*" if x is None else re.escape(x[i])
+                                            for x in piece_outs), re.S)
+            break
+    return out
 
 
 def row_partners(cand: Candidate, src: Table, tcells: list, groups: list) -> tuple:
