@@ -6,7 +6,7 @@ most target keys (learn.py, §4.4.2), composite keys (composite.py, §4.4.3), fu
 Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values; a
     program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
     - program sets, estimated precision (programset.py; short codes: chance.py; key parts: on
-      whole values; else, and partial: row pairs, 69, 74); a failing composite set of 4 retried
+      whole values; else, and partial: row pairs, 69, 74; 81); a failing composite set of 4 retried
       without each example; 2-3 adjacent short columns probed joined; column matches intersected;
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
@@ -328,7 +328,8 @@ def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
               partial: bool = False) -> float | None:
     """The estimated precision of ``cand``'s join, stored in its ``extra`` with its basis:
     the independent evidence (programset.py), else, for short codes, the chance rate
-    (deviation 47), else the row pairs (deviation 69; the partial pass's only basis)."""
+    (deviation 47), else the row pairs (deviation 69; the partial pass's only basis); each
+    less the rows a guard sent to one of several keys the pairs name alike (deviation 81)."""
     est = None if partial else estimated_precision(cand.program, src, tcells, groups,
                                                    cand.target_column, cand.examples)
     if est is None and not partial:
