@@ -1,13 +1,15 @@
 """Calibration of Auto-Join's estimated precision by basis, from bench/autojoin_eval.py's JSON.
 
-    python bench/autojoin_estimate_calibration.py RUN.json [--before MAIN.json]
+    python bench/autojoin_estimate_calibration.py RUN.json [--before MAIN.json] [--over 0.2]
 
 Per returned program: the estimate (``estimated_precision``, its ``precision_basis``:
 evidence / chance / pairs; a partial program counted apart) against the equi-join's measured
 precision (AJ-E P); per case where the fuzzy step adds row pairs (AJ's less AJ-E's): its
 estimate (``fuzzy_estimated_precision``, else the percent in ``fuzzy``) against the share of
 those pairs in the ground truth, per case and pooled over the pairs. Prints one table (with
-``--before``, before -> after per row) and the worst cases.
+``--before``, before -> after per row) and the worst cases; ``--over T``: per basis, every
+program estimated more than T above its measured precision (in either run), and with
+``--before`` every program whose estimate moved.
 """
 from __future__ import annotations
 
@@ -75,6 +77,7 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run", type=Path)
     ap.add_argument("--before", type=Path)
+    ap.add_argument("--over", type=float, help="list the programs over-estimated by more")
     a = ap.parse_args(argv)
     after = load(a.run)
     before = load(a.before) if a.before else None
@@ -110,6 +113,40 @@ def main(argv=None) -> None:
         worst = sorted(fz, key=lambda r: -abs(r[1] - r[3] / r[2]))[:6]
         print("worst, fuzzy step: " + "; ".join(f"{c} {e:.3f} / {k}/{n}" for c, e, n, k in worst
                                               if abs(e - k / n) > 0.01))
+    if a.over is not None:
+        print("\n" + over_table(after, before, a.over))
+
+
+def over_table(after: list, before: list | None, over: float) -> str:
+    """Markdown: per basis (the run's), the programs over-estimated by more than ``over`` in
+    either run, and (with ``before``) those whose estimate or measured precision moved."""
+    old = {r["case"]: r for r in before or []}
+
+    def row(r):
+        est, meas = r.get("estimated_precision"), r.get("AJ-E", {}).get("precision")
+        basis = r.get("precision_basis") or "evidence"
+        return (f"partial ({basis})" if r.get("partial") else basis), est, meas
+    lines = ["| basis | case | estimate | measured | estimate - measured |", "|---|---|---|---|---|"]
+    for r in sorted(after, key=lambda r: (row(r)[0], r["case"])):
+        basis, est, meas = row(r)
+        if not r.get("found") or est is None or meas is None:
+            continue
+        b = old.get(r["case"])
+        b_est, b_meas = (row(b)[1], row(b)[2]) if b and b.get("found") else (None, None)
+        high = est - meas > over or (b_est is not None and b_meas is not None
+                                     and b_est - b_meas > over)
+        moved = b is not None and (b_est is None or b_meas is None
+                                   or abs(b_est - est) > 1e-9 or abs(b_meas - meas) > 1e-9)
+        if not (high or moved):
+            continue
+        if b is None:
+            lines.append(f"| {basis} | {r['case']} | {est:.3f} | {meas:.3f} | {est - meas:+.3f} |")
+        else:
+            f = (lambda x: "-" if x is None else f"{x:.3f}")
+            g = "-" if b_est is None or b_meas is None else f"{b_est - b_meas:+.3f}"
+            lines.append(f"| {basis} | {r['case']} | {f(b_est)} -> {est:.3f} | {f(b_meas)} -> "
+                         f"{meas:.3f} | {g} -> {est - meas:+.3f} |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -67,3 +67,15 @@ def test_a_file_of_another_form_is_refused(tmp_path):
     path.write_text(json.dumps({"cases": []}))
     with pytest.raises(ValueError, match="expected the list"):
         mod.main([str(path)])
+
+
+def test_over_table_by_hand():
+    # c is over by 0.25 (1.0 against 0.75); with a run before it, b's estimate moved
+    # 0.5 -> 0.7 and a's did not: b listed as moved, a left out
+    mod = _module()
+    lines = mod.over_table(CASES, None, 0.2).splitlines()
+    assert lines[2:] == ["| pairs | c | 1.000 | 0.750 | +0.250 |"]
+    before = [dict(c, estimated_precision=0.7) if c["case"] == "b" else c for c in CASES]
+    lines = mod.over_table(CASES, before, 0.2).splitlines()
+    assert lines[2:] == ["| evidence | b | 0.700 -> 0.500 | 0.800 -> 0.800 | -0.100 -> -0.300 |",
+                         "| pairs | c | 1.000 -> 1.000 | 0.750 -> 0.750 | +0.250 -> +0.250 |"]

@@ -6,7 +6,7 @@ most target keys (learn.py, §4.4.2), composite keys (composite.py, §4.4.3), fu
 Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2+ values; a
     program joins ``min_coverage`` (3) keys, 1 untaught. Deviations (docs/algorithms/autojoin.md):
     - program sets, estimated precision (programset.py; short codes: chance.py; key parts: on
-      whole values; else, and partial: row pairs, 69, 74); a failing composite set of 4 retried
+      whole values; else, and partial: row pairs, 69, 74; 81); a failing composite set of 4 retried
       without each example; 2-3 adjacent short columns probed joined; column matches intersected;
     - not accepted: numbers equated no more often than chance (``chance_matches``) unless
       one side is covered and most source rows or most numbers of the other side join; a
@@ -34,6 +34,7 @@ import dataclasses
 import itertools
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -327,7 +328,8 @@ def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
               partial: bool = False) -> float | None:
     """The estimated precision of ``cand``'s join, stored in its ``extra`` with its basis:
     the independent evidence (programset.py), else, for short codes, the chance rate
-    (deviation 47), else the row pairs (deviation 69; the partial pass's only basis)."""
+    (deviation 47), else the row pairs (deviation 69; the partial pass's only basis); each
+    less the rows a guard sent to one of several keys the pairs name alike (deviation 81)."""
     est = None if partial else estimated_precision(cand.program, src, tcells, groups,
                                                    cand.target_column, cand.examples)
     if est is None and not partial:
@@ -338,8 +340,51 @@ def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
         est = _pair_precision(cand, src, tcells, groups)
         if est is not None:
             cand.extra["precision_basis"] = "pairs"
+    if est is not None:
+        est *= 1 - guard_choice_share(cand, src, tcells, groups)
     cand.extra["estimated_precision"] = est
     return est
+
+
+def guard_choice_share(cand: Candidate, src: Table, tcells: list, groups: list) -> float:
+    """The share of the joined rows (not taught) a guard of ``cand``'s program sends to one
+    of k keys its branches derive for the row, counted as wrong by 1 - 1/k where the row's
+    pairs in step 1 do not single out the chosen key (they name another of the k too, or
+    not the chosen one; deviation 81): the row had several candidate keys, and a guard
+    learned from the sampled examples chose among them (a schema's shape picking `_ops.h`
+    over `.h`, both named by the operator's pairs); that choice is no evidence, whatever
+    basis the rest rests on. A guard the pairs bear out ("Na+" onto "Na", not "N") costs
+    nothing. A branch before the chosen one counts where its guard fails; a later one where
+    the chosen branch has a guard (an unguarded earlier branch is an order of preference)."""
+    branches = getattr(cand.program, "branches", None)
+    if not branches or all(g is None for g, _p in branches):
+        return 0.0
+    partners, keys, _outs, cells = row_partners(cand, src, tcells, groups)
+    n = len(src.positions)
+    outs = [p.evaluate({c: src.cells(c) for c in p.columns}, n) for _g, p in branches]
+    holds = [[True] * n if g is None else [g.test(cell) for cell in src.cells(g.column)]
+             for g, _p in branches]
+    taught = {ex.source_row for ex in cand.examples}
+    joined = lost = 0
+    for i in range(n):
+        chosen = next((b for b in range(len(branches))
+                       if holds[b][i] and outs[b][i] is not None), None)
+        if chosen is None or i in taught or outs[chosen][i] not in keys:
+            continue
+        joined += 1
+        o = outs[chosen][i]
+        others = {outs[c][i] for c in range(len(branches))
+                  if c != chosen and (not holds[c][i] if c < chosen
+                                      else branches[chosen][0] is not None)
+                  and outs[c][i] is not None and outs[c][i] in keys and outs[c][i] != o}
+        if not others:
+            continue
+        named = set()
+        for c, found in partners.items():
+            named |= found.get(cells[c][i], set())
+        if o not in named or not named.isdisjoint(others):
+            lost += 1 - 1 / (1 + len(others))
+    return lost / joined if joined else 0.0
 
 
 def _one_to_one_instead(best: Candidate, candidates: list, passes, src: Table, tcells: list,
@@ -826,9 +871,67 @@ def _pair_precision(cand: Candidate, src: Table, tcells: list, groups: list) -> 
     in a 1:1 join not one whose partners are all keys other rows get and confirm, as
     deviation 60 reads the evidence: deviation 74), the share whose derived key is one of
     them; None when no such row."""
-    agree, checked = _row_pair_counts(cand, src, tcells, groups,
-                                      {ex.source_row for ex in cand.examples})
-    return agree / checked if checked else None
+    taught = {ex.source_row for ex in cand.examples}
+    agree, checked = _row_pair_counts(cand, src, tcells, groups, taught)
+    if not checked:
+        return None
+    return (agree - _folded_loss(cand, src, tcells, groups, taught)) / checked
+
+
+def _folded_loss(cand: Candidate, src: Table, tcells: list, groups: list,
+                 taught: set) -> float:
+    """What the agreeing rows (not taught) lose where the program folds them: a row whose
+    key the program gives n >= 2 rows, whose partners also name a key no joined row gets
+    that differs from its key only where the program writes a constant, counts 1/n
+    (deviation 81). The pairs support that key as they support the derived one, and only
+    the constant chose: a question number of pools 7 and 9 alike onto "7-1A1" beside
+    "9-1A1"; one release written for every facter version. Without a constant (a part of
+    the value, "person" beside "person-page-resource") nothing is counted."""
+    partners, keys, outs, cells = row_partners(cand, src, tcells, groups)
+    per_key = Counter(o for o in outs if o is not None and o in keys)
+    if all(n < 2 for n in per_key.values()):
+        return 0.0
+    templates = _constant_templates(cand.program, src)
+    lost = 0.0
+    for i, o in enumerate(outs):
+        n = per_key.get(o, 0) if o is not None else 0
+        if n < 2 or i in taught or templates[i] is None:
+            continue
+        named = set()
+        for c, found in partners.items():
+            named |= found.get(cells[c][i], set())
+        if o in named and any(k not in per_key and templates[i].fullmatch(k) for k in named):
+            lost += 1 - 1 / n
+    return lost
+
+
+def _constant_templates(program, src: Table) -> list:
+    """Per source row, a pattern of the keys the program's branch for the row writes with
+    its constants replaced by any text (its other pieces' outputs kept), None where the
+    program gives no output or writes no constant."""
+    n = len(src.positions)
+    branches = getattr(program, "branches", None) or ((None, program),)
+    holds = [None if g is None else [g.test(cell) for cell in src.cells(g.column)]
+             for g, _p in branches]
+    parts = []          # per branch: per piece, its outputs (None for a constant)
+    for _g, p in branches:
+        pieces = getattr(p, "pieces", ())
+        parts.append([None if isinstance(q, Constant) else
+                      Program((q,)).evaluate({c: src.cells(c) for c in Program((q,)).columns},
+                                             n) for q in pieces])
+    out: list = [None] * n
+    for i in range(n):
+        for b in range(len(branches)):
+            if holds[b] is not None and not holds[b][i]:
+                continue
+            piece_outs = parts[b]
+            if any(x is not None and x[i] is None for x in piece_outs):
+                continue        # the branch gives no output: the next one is tried
+            if piece_outs and any(x is None for x in piece_outs):
+                out[i] = re.compile("".join(".*" if x is None else re.escape(x[i])
+                                            for x in piece_outs), re.S)
+            break
+    return out
 
 
 def row_partners(cand: Candidate, src: Table, tcells: list, groups: list) -> tuple:
