@@ -1,29 +1,24 @@
-"""Calibration round 29 (bench/results/fuzzyjoin_calibration.md): a split low-ratio join's
-error rate corrected by the factor development measures, with a narrower bound.
+"""Calibration rounds 29-30 (bench/results/fuzzyjoin_calibration.md): low-ratio joins'
+error rate corrected by a measured factor.
 
 A join whose ratio s1 = d1 / d2 is at most ``fuzzy.AGREE_RATIO`` keeps its function's own
 rating; where another function joins its right value to a different left value (a split
-join) it is wrong 2.4-5 times as often as rated in the union the join chooses, on every
-set (round 28). The variants replay the choice on a ``bench/fuzzyjoin_replay.py`` dump:
+join) it is wrong 2.4-5 times as often as rated (round 28). The variants replay the choice
+on a ``bench/fuzzyjoin_replay.py`` dump:
 
 * ``base``: the join as it is;
-* ``split``: ``base``, and a split low-ratio join's probability of being wrong multiplied
-  by ``SPLIT_FACTOR`` (at most 1): p -> max(0, 1 - SPLIT_FACTOR (1 - p)), its error terms
-  with it (``split_corrected``); the bound's z is set with ``--set
-  fuzzy.STANDARD_ERRORS=Z`` (the narrower margin);
-* ``table`` (round 30): ``base``, and every low-ratio join's (split or unanimous)
-  probability of being wrong multiplied by its table's factor ``table_factor``: over the
-  right values whose low-ratio joins (of all functions) go to k >= 2 different left
-  values, of which at most one is right, (sum of k - 1 + PRIOR) / (sum over their k left
-  values of 1 - the highest rating any function gives that join + PRIOR), at least 1: the
-  share of exclusive alternatives the ratings must count wrong against the share they do
-  (``table_corrected``); the bound as the join's.
+* ``split``: a split low-ratio join's probability of being wrong multiplied by
+  ``SPLIT_FACTOR``: p -> max(0, 1 - SPLIT_FACTOR (1 - p)) (``split_corrected``); the
+  bound's z set with ``--set fuzzy.STANDARD_ERRORS=Z``;
+* ``table`` (round 30): every low-ratio join's probability of being wrong multiplied by
+  its table's ``table_factor``: over right values whose low-ratio joins go to k >= 2 left
+  values, at most one right, (sum of k - 1 + PRIOR) / (sum over those left values of 1 -
+  the highest rating any function gives + PRIOR), at least 1 (``table_corrected``).
 
-``measure`` prints, per dataset, the table's factor beside the wrong / expected ratio of
-the chosen union's low-ratio joins, and over the unions the join chooses at a target, the split and unanimous
-low-ratio joins' and the high-ratio joins' wrong rows against their expected count (the
-sum of 1 - the joining function's rating): ``SPLIT_FACTOR`` is that ratio for the split
-joins, pooled over the development split.
+``measure`` prints per dataset the table's factor beside the chosen union's wrong /
+expected ratio of its low-ratio joins, and over the chosen unions the split, unanimous and
+high-ratio joins' wrong rows against their expected count (sum of 1 - rating);
+``SPLIT_FACTOR`` is the split joins' ratio pooled over the development split.
 
     python bench/fuzzyjoin_split_low.py measure --work W --split dev
     python bench/fuzzyjoin_split_low.py --work W --variant split --set fuzzy.STANDARD_ERRORS=1 \\
