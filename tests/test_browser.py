@@ -573,17 +573,12 @@ def open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui: str, width: in
     return page, w
 
 
-@pytest.mark.parametrize("ui,width", [("notebook7", 1280), ("jupyterlab", 1280)])
-def test_a_failed_build_leaves_no_bar_and_whole_buttons_and_the_pickers_stay_whole(
-        lab, browser, demo_fuzzy_index_path, ui, width):
+def check_a_failed_build_leaves_no_bar_and_whole_buttons(page, w, lab, ui: str, width: int,
+                                                        name: str):
     """The index field holds the open index, so the build button reads Rebuild; a lake
     path that does not exist is refused before the build starts, in one line naming it;
     the open index stays, no progress box is shown and Search and Cancel keep their
-    labels. Then, in the same widget, with PEXESO's options shown, the DataFrame picker,
-    its refresh button and the Column(s) list are whole: the method panel takes the rest of
-    the row (its long notes under their sliders) or goes below them."""
-    name = f"failed-build-{ui}.ipynb"
-    page, w = open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui, width, name)
+    labels."""
     lake = w.locator(".lakejoin-lake-path input")
     lake.fill(str(lab["root"] / "no_such_lake"))
     w.locator(".lakejoin-build").click()
@@ -603,7 +598,12 @@ def test_a_failed_build_leaves_no_bar_and_whole_buttons_and_the_pickers_stay_who
     assert kernel_eval(lab, name, "str(__import__('pathlib').Path(str(__import__("
                                   "'lakejoin_jupyter').ui.session.SESSION.engine.path))"
                                   ".resolve())") == str(Path(index).resolve())   # still open
-    # (was test_pickers_stay_whole_beside_the_method_options: its own notebook, the same cells)
+
+
+def check_the_pickers_stay_whole_beside_the_method_options(page, w, ui: str, width: int):
+    """With PEXESO's options shown, the DataFrame picker, its refresh button and the
+    Column(s) list are whole: the method panel takes the rest of the row (its long notes
+    under their sliders) or goes below them."""
     method = w.locator(".lakejoin-method select")
     label = [t for t in method.locator("option").all_inner_texts() if "PEXESO" in t][0]
     method.select_option(label=label)
@@ -615,6 +615,19 @@ def test_a_failed_build_leaves_no_bar_and_whole_buttons_and_the_pickers_stay_who
                                      ".lakejoin-columns select", ".lakejoin-method select",
                                      ".lakejoin-auto-float input[type='checkbox']"])
     assert not bad, bad
+
+
+@pytest.mark.parametrize("ui,width", [("notebook7", 1280)])
+def test_a_failed_build_leaves_no_bar_and_whole_buttons_and_the_pickers_stay_whole(
+        lab, browser, demo_fuzzy_index_path, ui, width):
+    """In one widget over the demo index with PEXESO (the same cells as JupyterLab's case,
+    which is checked in test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_
+    open's page at 1280 px): :func:`check_a_failed_build_leaves_no_bar_and_whole_buttons`,
+    then :func:`check_the_pickers_stay_whole_beside_the_method_options`."""
+    name = f"failed-build-{ui}.ipynb"
+    page, w = open_widget_notebook(lab, browser, demo_fuzzy_index_path, ui, width, name)
+    check_a_failed_build_leaves_no_bar_and_whole_buttons(page, w, lab, ui, width, name)
+    check_the_pickers_stay_whole_beside_the_method_options(page, w, ui, width)
     page.close()
 
 
@@ -939,7 +952,8 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
     action tabs wrap onto a second line, whole (not "Find transfor"); the status goes under
     Search, not a one-word column beside it, and so does the code bar's status under its
     buttons; the Method select, the parameter notes (under their control, not a word a line)
-    and the hit's coverage chart stay within the widget."""
+    and the hit's coverage chart stay within the widget. Then, at 1280 px, JupyterLab's
+    case of the failed build and the pickers beside PEXESO's options (the same cells)."""
     with_fuzzy_index(lab, demo_fuzzy_index_path)
     name = "narrow-jupyterlab-800.ipynb"
     cells = [WIDGET_NOTEBOOK[0], "%lakejoin open demo_fuzzy.index", WIDGET_NOTEBOOK[2]]
@@ -986,6 +1000,10 @@ def test_the_widget_wraps_in_jupyterlab_at_800_with_the_file_browser_open(
                 && rows.top < chart.bottom};
     }""")
     assert len(wide["tabTops"]) == 1 and wide["beside"], wide
+    # the same page at 1280 px: JupyterLab's case of
+    # test_a_failed_build_leaves_no_bar_and_whole_buttons_and_the_pickers_stay_whole
+    check_a_failed_build_leaves_no_bar_and_whole_buttons(page, w, lab, "jupyterlab", 1280, name)
+    check_the_pickers_stay_whole_beside_the_method_options(page, w, "jupyterlab", 1280)
     page.close()
 
 
@@ -1189,33 +1207,6 @@ def search_and_wait(page, w, text: str):
 
 
 @pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
-def test_a_click_reaches_the_kernel_when_its_comm_was_last_used_under_a_deleted_subshell(
-        lab, browser, ui):
-    """ipykernel routes a frontend message on a comm to the subshell the kernel last
-    published on it under. A page reopened on a running kernel can leave the widget's comms
-    pointing at the subshell its widget manager used to fetch their state, deleted since:
-    every click was dropped. Put in that state, the results table's comm still delivers
-    the click (to the shell the frontend named) and the hit's card shows."""
-    name = f"subshell-gone-{ui}.ipynb"
-    page = open_new_notebook(lab, browser, ui, name, WIDGET_NOTEBOOK, 1280, 1000)
-    run_all(page)
-    w = page.locator(".lakejoin-widget").first
-    w.locator(".lakejoin-code-status:has-text('inserted as a new cell')").wait_for(
-        timeout=300_000)
-    widget = "[o for o in Out.values() if type(o).__name__ == 'DiscoveryWidget'][-1]"
-    assert kernel_eval(lab, name, f"setattr({widget}.results.comm, '_reply_subshell_id', "
-                                  "'deleted-subshell') or 1") == 1
-    w.locator("tr.lakejoin-row").nth(1).click()
-    page.wait_for_function("() => { const d = document.querySelector("
-                           "'.lakejoin-widget .lakejoin-detail');"
-                           " return d && d.textContent.includes('#2'); }", timeout=120_000)
-    assert kernel_eval(lab, name, f"{widget}.results.selected") == 1
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"subshell-gone-{ui}.png"))
-    page.close()
-
-
-@pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
 def test_a_users_save_of_the_widgets_name_stays_the_users(lab, browser, ui):
     """The widget searched and wrote its search cell (``--save fifa_hits``). Run by the user,
     that cell is still the widget's (the frontend sends the cell's metadata): the next
@@ -1257,7 +1248,15 @@ def test_a_users_save_of_the_widgets_name_stays_the_users(lab, browser, ui):
 @pytest.mark.parametrize("ui", ["jupyterlab", "notebook7"])
 def test_rebuild_is_neutral_on_a_fresh_index_and_the_preview_says_first_rows(lab, browser, ui):
     """On the demo index, freshly built, the Rebuild button has the neutral style (not the
-    orange warning); a hit's preview says its rows are the first 8 of the table's."""
+    orange warning); a hit's preview says its rows are the first 8 of the table's.
+
+    Then (was test_a_click_reaches_the_kernel_when_its_comm_was_last_used_under_a_deleted_
+    subshell, the same cells and width) ipykernel routes a frontend message on a comm to the
+    subshell the kernel last published on it under. A page reopened on a running kernel can
+    leave the widget's comms pointing at the subshell its widget manager used to fetch their
+    state, deleted since: every click was dropped. Put in that state, the results table's
+    comm still delivers the click (to the shell the frontend named) and the hit's card
+    shows."""
     name = f"fresh-{ui}.ipynb"
     page = open_new_notebook(lab, browser, ui, name, WIDGET_NOTEBOOK, 1280, 1000)
     run_all(page)
@@ -1276,6 +1275,19 @@ def test_rebuild_is_neutral_on_a_fresh_index_and_the_preview_says_first_rows(lab
     preview.first.scroll_into_view_if_needed()
     page.wait_for_timeout(300)
     page.screenshot(path=str(ARTIFACTS / f"fresh-preview-{ui}-1280.png"))
+    # a click through a comm last used under a deleted subshell
+    w.locator(".lakejoin-code-status:has-text('inserted as a new cell')").wait_for(
+        timeout=300_000)
+    widget = "[o for o in Out.values() if type(o).__name__ == 'DiscoveryWidget'][-1]"
+    assert kernel_eval(lab, name, f"{widget}.results.selected") == 0     # (the first hit's)
+    assert kernel_eval(lab, name, f"setattr({widget}.results.comm, '_reply_subshell_id', "
+                                  "'deleted-subshell') or 1") == 1
+    w.locator("tr.lakejoin-row").nth(1).click()
+    page.wait_for_function("() => { const d = document.querySelector("
+                           "'.lakejoin-widget .lakejoin-detail');"
+                           " return d && d.textContent.includes('#2'); }", timeout=120_000)
+    assert kernel_eval(lab, name, f"{widget}.results.selected") == 1
+    page.screenshot(path=str(ARTIFACTS / f"subshell-gone-{ui}.png"))
     page.close()
 
 
