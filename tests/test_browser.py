@@ -134,21 +134,31 @@ def browser(lab):
 
 @pytest.fixture(autouse=True)
 def _no_kernel_left_running(lab):
-    """Each test's notebook kernels are shut down after it (through the server, which then
-    does not restart them): a test never uses another's, and some 40 idle kernels, each
-    with pandas and the index loaded, no longer pile up in the server until its end."""
+    """Each test's notebook kernels are shut down after it: its sessions listed at once,
+    then deleted while the next test runs (the server waits seconds for each kernel to
+    exit). A test never uses another's kernel, and some 30 idle kernels, each with pandas
+    and the index loaded, no longer pile up in the server until its end. (A shutdown the
+    server's own end cuts short is of no matter.)"""
     yield
     import http.cookiejar
+    import threading
+    url = lab["url"]
     jar = http.cookiejar.CookieJar()
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-    opener.open(lab["url"] + "/lab", timeout=60).read()          # sets the _xsrf cookie
+    opener.open(url + "/lab", timeout=60).read()          # sets the _xsrf cookie
     xsrf = next((c.value for c in jar if c.name == "_xsrf"), "")
-    with opener.open(lab["url"] + "/api/sessions", timeout=60) as r:
-        sessions = json.load(r)
-    for s in sessions:
-        req = urllib.request.Request(f"{lab['url']}/api/sessions/{s['id']}", method="DELETE",
-                                     headers={"X-XSRFToken": xsrf})
-        opener.open(req, timeout=120).read()
+    with opener.open(url + "/api/sessions", timeout=60) as r:
+        sessions = [s["id"] for s in json.load(r)]       # this test's, none of the next's
+
+    def shut_down():
+        for sid in sessions:
+            req = urllib.request.Request(f"{url}/api/sessions/{sid}", method="DELETE",
+                                         headers={"X-XSRFToken": xsrf})
+            try:
+                opener.open(req, timeout=120).read()
+            except OSError:    # gone already, or the server stopped first: its kernels with it
+                continue
+    threading.Thread(target=shut_down, daemon=True).start()
 
 
 def _kernel_id(lab, notebook: str, timeout: float = 240) -> str:
