@@ -183,3 +183,30 @@ def test_strings_and_ids_per_example_as_defined(sets):
         for node, casing, cv, vals in learner.cased:
             assert cv not in seen
             seen.add(cv)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 4),
+       st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3), st.integers(-3, 3),
+                          st.integers(-3, 3)), min_size=1, max_size=80))
+def test_top_cuts_equal_sorting_every_pair(k, keep, rows):
+    """``_top_cuts`` (only the pairs of the largest totals sorted) against every pair
+    deduplicated and ranked: the same pairs, totals and ranks in the same order."""
+    import numpy as np
+
+    from lakejoin_jupyter.join.autojoin.learn import _BIG, _distinct_cuts, _top_cuts
+
+    # cuts from a small pool so that many pairs share one; a cut's total is its widths' sum
+    lo = np.array([[(c * (e + 1)) % 4 for c, _w, _a, _b in rows] for e in range(k)],
+                  dtype=np.int64)
+    hi = lo + np.array([[w + e % 2 for _c, w, _a, _b in rows] for e in range(k)],
+                       dtype=np.int64)
+    A = np.array([a for _c, _w, a, _b in rows], dtype=np.int64)
+    B = np.array([_BIG if b == 3 else b for _c, _w, _a, b in rows], dtype=np.int64)
+    total = (hi - lo).sum(axis=0)
+    want = _distinct_cuts(A, B, total, lo, hi)
+    if len(want[0]) > keep:
+        top = np.lexsort((want[3], -want[2]))[:keep]
+        want = tuple(x[top] for x in want)
+    got = _top_cuts(A, B, total, lo, hi, keep)
+    assert [x.tolist() for x in got] == [x.tolist() for x in want]

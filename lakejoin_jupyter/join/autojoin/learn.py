@@ -999,22 +999,47 @@ class _Candidates:
         if not ok.any():
             return
         A, B, total = A[ok], B[ok], width[:, ok].sum(axis=0)
-        S = np.empty((len(A), 2 * len(cased)), dtype=np.int64)
-        S[:, 0::2] = lo[:, ok].T
-        S[:, 1::2] = hi[:, ok].T
-        srank = (A != 0).astype(np.int64) + (B != _BIG).astype(np.int64)
-        order = np.lexsort((srank,) + tuple(S[:, c] for c in range(S.shape[1] - 1, -1, -1)))
-        S, A, B, total, srank = S[order], A[order], B[order], total[order], srank[order]
-        first = np.ones(len(S), dtype=bool)
-        first[1:] = np.any(S[1:] != S[:-1], axis=1)
-        A, B, total, srank = A[first], B[first], total[first], srank[first]
         keep = 2 * learner.settings.max_branch      # a node tries at most max_branch operators
-        if len(A) > keep:
-            top = np.lexsort((srank, -total))[:keep]
-            A, B, total, srank = A[top], B[top], total[top], srank[top]
+        A, B, total, srank = _top_cuts(A, B, total, lo[:, ok], hi[:, ok], keep)
         for a, b, t, r in zip(A.tolist(), B.tolist(), total.tolist(), srank.tolist()):
             spec = (rank, a if a != 0 else None, None if b == _BIG else b)
             yield (-t, (rank, r, 0), next(self.tick), 0, (spec, None))
+
+
+def _distinct_cuts(A, B, total, lo, hi) -> tuple:
+    """Of the bound pairs (A, B) cutting every example at (lo, hi), one per distinct cut,
+    in the order of the cuts (example by example, start then stop), the simplest bound
+    form (``srank``) first, then the earlier pair: (A, B, total, srank)."""
+    S = np.empty((len(A), 2 * lo.shape[0]), dtype=np.int64)
+    S[:, 0::2] = lo.T
+    S[:, 1::2] = hi.T
+    srank = (A != 0).astype(np.int64) + (B != _BIG).astype(np.int64)
+    order = np.lexsort((srank,) + tuple(S[:, c] for c in range(S.shape[1] - 1, -1, -1)))
+    S, A, B, total, srank = S[order], A[order], B[order], total[order], srank[order]
+    first = np.ones(len(S), dtype=bool)
+    first[1:] = np.any(S[1:] != S[:-1], axis=1)
+    return A[first], B[first], total[first], srank[first]
+
+
+def _top_cuts(A, B, total, lo, hi, keep: int) -> tuple:
+    """:func:`_distinct_cuts`, then, when more than ``keep`` are left, the first ``keep``
+    by total (largest first), then ``srank``, then that order. Only the pairs of totals at
+    least the (4 keep)-th largest are sorted when more than ``keep`` of them are distinct:
+    a cut's total is a function of the cut, so a pair left out could not be among the
+    first ``keep``; the same answer as sorting them all."""
+    got = None
+    if len(A) > 4 * keep:
+        t = np.partition(total, len(total) - 4 * keep)[len(total) - 4 * keep]
+        sel = total >= t
+        if not sel.all():
+            got = _distinct_cuts(A[sel], B[sel], total[sel], lo[:, sel], hi[:, sel])
+            if len(got[0]) <= keep:
+                got = None
+    A, B, total, srank = got if got is not None else _distinct_cuts(A, B, total, lo, hi)
+    if len(A) > keep:
+        top = np.lexsort((srank, -total))[:keep]
+        A, B, total, srank = A[top], B[top], total[top], srank[top]
+    return A, B, total, srank
 
 
 class ExampleSetLearner:
