@@ -117,12 +117,12 @@ def _separators_of(v: str, cache: dict) -> list:
     return hit
 
 
-def _split(v: str, sep: str, cache: dict) -> list:
-    key = ("split", v, sep)
-    hit = cache.get(key)
-    if hit is None:
-        hit = cache[key] = v.split(sep)
-    return hit
+def _splits(sep: str, cache: dict) -> dict:
+    """The memo of splits at ``sep``: a value -> ``value.split(sep)``."""
+    memo = cache.get(("split", sep))
+    if memo is None:
+        memo = cache[("split", sep)] = {}
+    return memo
 
 
 def _split_any(v: str, split: Split, cache: dict) -> list:
@@ -178,7 +178,12 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
             seps = dict.fromkeys(sep for v in vals for sep in _separators_of(v, cache))
             seps.update(dict.fromkeys(context_separators(vals, outputs)))
             for sep in seps:
-                parts = [_split(v, sep, cache) for v in vals]
+                memo = _splits(sep, cache)
+                try:
+                    parts = list(map(memo.__getitem__, vals))
+                except KeyError:
+                    parts = [memo[v] if v in memo else memo.setdefault(v, v.split(sep))
+                             for v in vals]
                 counts = list(map(len, parts))
                 n = min(counts)
                 if max(counts) == 1:
@@ -328,10 +333,12 @@ def _separator_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
     character has several roles in a value ("." in "H.W." and in "www."); parts of a
     split are fields, inside which a swap fitted odd pieces ("word 3 with ';' as ' '")."""
     per, any_fit = [], False
+    chars = "".join(news)                  # (each "" or one character: a key for them)
     for v, o in zip(vals, outputs):
-        known = cache.get(("swap of", o))           # per output: v -> (fits, whole)
+        # per output and ``news`` (the fits are drawn from it): v -> (fits, whole)
+        known = cache.get(("swap of", o, chars))
         if known is None:
-            known = cache[("swap of", o)] = {}
+            known = cache[("swap of", o, chars)] = {}
         got = known.get(v)
         if got is None:
             lv, lo = v.lower(), o.lower()
@@ -358,9 +365,18 @@ def _part_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
     ("jupyter_client" of "jupyter_client==8.6.3" for "jupyter-client"; deviation 36). A
     part inside a longer output is left out, as deviation 32 leaves it out (odd pieces),
     and so are swaps to a space or to nothing (words, found from the other side)."""
+    # a swap of one character for one keeps the lower-cased value's length: a part whose
+    # length differs from its output's is none (before any swap is computed)
+    if any(_lower_len(v) != _lower_len(o) for v, o in zip(vals, outputs)):
+        return set()
     return {(old, new) for old, new in _separator_swaps(vals, outputs, news, cache)
             if new and not new.isspace()
             and all(v.lower().replace(old, new) == o.lower() for v, o in zip(vals, outputs))}
+
+
+def _lower_len(text: str) -> int:
+    """``len(text.lower())`` (equal to ``len(text)`` for ASCII text)."""
+    return len(text) if text.isascii() else len(text.lower())
 
 
 _LEAD = re.compile(r"[^\W_]+[^\w\s]+")
@@ -439,7 +455,7 @@ def worded_operands(ops: list, outputs: Sequence[str], cache: dict | None = None
                 hit = hits[v] = _word_forms(v, o, cache)
             if hit:
                 forms.update(hit)
-        if any(_CAPS_END.search(v) for v in vals):
+        if forms and any(_CAPS_END.search(v) for v in vals):
             # the same split keeping a run of capitals that ends a value ("FiraGO": deviation 72)
             forms |= {(sep, c, j, True) for sep, c, j, _caps in forms if sep == ""}
         for sep, casing, joiner, caps in sorted(forms):
@@ -740,6 +756,11 @@ def widest_padding(program, target_values, limit: int = 20_000):
 
 _SEP = "\U0010ffff"            # separates operand strings; a noncharacter, never in an output
 _BIG = 1 << 30                  # an open stop bound (None) in the vectorized slice arithmetic
+
+
+def _casings(v: str) -> tuple:
+    """``v`` in each of CASINGS, in their order."""
+    return tuple(apply_casing(v, c) for c in CASINGS)
 
 
 def _codes(text: str) -> np.ndarray:
@@ -1064,18 +1085,19 @@ class ExampleSetLearner:
         plain = operands(self.examples, columns, self.cache)
         outputs = [ex.output for ex in self.examples]
         mapped = mapped_operands(plain, outputs)
+        add, append = seen.add, cased.append
         for node, vals in (plain + replaced_operands(plain, outputs, self.cache)
                            + padded_operands(plain + mapped, outputs)
                            + trimmed_operands(plain, outputs, self.cache) + mapped
                            + encoded_operands(plain, outputs, self.cache)
                            + worded_operands(plain, outputs, self.cache)):
-            forms = memo_map(cc, lambda v: tuple(apply_casing(v, c) for c in CASINGS), vals)
+            forms = memo_map(cc, _casings, vals)
             # per casing, the values so cased (the first, "same", equal to vals)
             for casing, cv in zip(CASINGS, zip(*forms)):   # as it is, then cased
-                if cv in seen:
-                    continue
-                seen.add(cv)
-                cased.append((node, casing, cv, vals))
+                n = len(seen)
+                add(cv)
+                if len(seen) > n:                          # not seen before
+                    append((node, casing, cv, vals))
         self.cased = cased
         k = len(self.examples)
         per_example = list(zip(*(c[2] for c in cased))) if cased else [()] * k
