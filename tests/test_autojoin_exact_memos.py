@@ -210,3 +210,58 @@ def test_top_cuts_equal_sorting_every_pair(k, keep, rows):
         want = tuple(x[top] for x in want)
     got = _top_cuts(A, B, total, lo, hi, keep)
     assert [x.tolist() for x in got] == [x.tolist() for x in want]
+
+
+def _best_pairs_plain(vid, source, target, min_score, qs):
+    """``best_pairs_for_value`` without ``extra``, probing every gram (as first written)."""
+    v = source.values[vid]
+    t_index, s_index = target.index, source.index
+    best, best_grams = 0.0, []
+    if len(v) < MIN_Q:
+        rt = t_index.values_with(v)
+        if rt and len(rt) * min_score <= 1.0:
+            best, best_grams = 1.0 / (len(s_index.values_with(v)) * len(rt)), [(v, rt)]
+    keys = target.value_ids
+    found = pairs.whole_keys(v, keys, target.longest)
+    found = [g for g in found if not any(g != h and g in h for h in found)]
+    counts = {g: len(s_index.values_with(g)) for g in found}
+    counts = {g: n for g, n in counts.items()
+              if n * len(t_index.values_with(g)) * min_score > 1.0}
+    if counts:
+        top = max(counts.values())
+        whole = [pairs.RowPair(source.rows[vid], target.rows[keys[g]], g, 1.0, True)
+                 for g in sorted(counts, key=len, reverse=True) if counts[g] == top]
+        return whole + pairs._one_to_one(v, vid, source, target, max(map(len, counts)),
+                                         {p.target_row for p in whole}, qs)
+    for g, rt in pairs._longest_grams(v, t_index, MIN_Q, qs):
+        if len(rt) * best > 1.0 or len(rt) * min_score > 1.0:
+            continue
+        rs = s_index.values_with(g)
+        best = pairs._max_by_score(best, best_grams, 1.0 / (len(rs) * len(rt)), (g, rt))
+    if best < min_score:
+        return []
+    out, seen_rows = [], set()
+    for g, rt in sorted(best_grams, key=lambda x: -len(x[0])):
+        for t in rt:
+            if t not in seen_rows:
+                seen_rows.add(t)
+                out.append(pairs.RowPair(source.rows[vid], target.rows[t], g, best))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab1-. ", min_size=1, max_size=16), min_size=1,
+                max_size=10),
+       st.lists(st.text(alphabet="ab1-. ", min_size=1, max_size=16), min_size=1,
+                max_size=10),
+       st.sampled_from([1 / 64, 1 / 4, 1.0, 0.0]), st.booleans())
+def test_best_pairs_skipping_grams_inside_the_last_equal_probing_every_gram(
+        src, tgt, min_score, matched):
+    """A gram inside the previous one is not probed (``best_pairs_for_value``): the same
+    pairs as probing every gram, with the match lengths given or found per start."""
+    source, target = ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt)
+    qs = pairs.longest_matches(source.values, target.index) if matched else None
+    for vid in range(len(source.values)):
+        q = None if qs is None else qs[vid]
+        assert pairs.best_pairs_for_value(vid, source, target, min_score, [], q) == \
+            _best_pairs_plain(vid, source, target, min_score, q)

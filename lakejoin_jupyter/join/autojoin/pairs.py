@@ -541,7 +541,15 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
                  for g in sorted(counts, key=len, reverse=True) if counts[g] == top]
         return whole + _one_to_one(v, vid, source, target, max(map(len, counts)),
                                    {p.target_row for p in whole}, qs)
-    for g, rt in _longest_grams(v, t_index, MIN_Q, qs):
+    prev = None
+    for g in _grams(v, t_index, MIN_Q, qs):
+        # a gram inside the last one (its suffix at the next start, mostly) is held by at
+        # least the same values on both sides: it scores at most as much, and on a tie the
+        # same target rows, which the longer gram pairs first (not probed)
+        if prev is not None and g in prev:
+            continue
+        prev = g
+        rt = t_index.values_with(g)
         if len(rt) * best > 1.0 or len(rt) * min_score > 1.0:
             continue       # 1/(n m) <= 1/m is already below the best score or min_score
         rs = s_index.values_with(g)
@@ -558,9 +566,15 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
 
 
 def _longest_grams(v: str, t_index, shortest: int, qs: list | None = None):
-    """(gram, target values holding it) of v's longest q-gram match at each start, q at
-    least ``shortest``, each distinct gram once, from the left; ``qs``: the match length
-    at each start (:func:`longest_matches`), else found here."""
+    """(gram, target values holding it) of :func:`_grams`."""
+    for g in _grams(v, t_index, shortest, qs):
+        yield g, t_index.values_with(g)
+
+
+def _grams(v: str, t_index, shortest: int, qs: list | None = None):
+    """v's longest q-gram match in ``t_index`` at each start, q at least ``shortest``, each
+    distinct gram once, from the left; ``qs``: the match length at each start
+    (:func:`longest_matches`), else found here."""
     seen = set()
     if qs is not None:
         for i, q in enumerate(qs[:max(len(v) - shortest + 1, 0)]):
@@ -569,7 +583,7 @@ def _longest_grams(v: str, t_index, shortest: int, qs: list | None = None):
             g = v[i:i + q]
             if g not in seen:
                 seen.add(g)
-                yield g, t_index.values_with(g)
+                yield g
         return
     for i in range(len(v) - shortest + 1):
         u = v[i:i + MAX_GRAM]
@@ -581,7 +595,7 @@ def _longest_grams(v: str, t_index, shortest: int, qs: list | None = None):
         g = u[:q]
         if g not in seen:
             seen.add(g)
-            yield g, t_index.values_with(g)
+            yield g
 
 
 def _one_to_one(v: str, vid: int, source: ColumnValues, target: ColumnValues, longer: int,
