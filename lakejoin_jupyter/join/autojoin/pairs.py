@@ -353,6 +353,14 @@ class ColumnValues:
     _bounds: dict = field(repr=False, default=None)
     _glue_read: dict = field(repr=False, default=None)
     _longest: int = field(repr=False, default=None)
+    _firsts: set = field(repr=False, default=None)
+
+    @property
+    def first_words(self) -> set:
+        """The :func:`first_words` of the column's values."""
+        if self._firsts is None:
+            self._firsts = first_words(self.values)
+        return self._firsts
 
     @property
     def longest(self) -> int:
@@ -490,11 +498,13 @@ def abbreviation_matches(v: str, short: dict, values: list) -> list:
     return list(dict.fromkeys(out))
 
 
-def whole_keys(v: str, keys: dict, longest: int | None = None) -> list:
+def whole_keys(v: str, keys: dict, longest: int | None = None,
+               firsts: set | None = None) -> list:
     """The target values (``keys``: folded value -> id) of 3+ characters with a letter that
     occur in v as whole words: v[i:j] with i at the start of a word (i = 0 or v[i-1] not
     alphanumeric) and j at the end of one (j = len(v) or v[j] not alphanumeric)."""
-    return [g for g in whole_word_keys(v, keys, longest) if any(ch.isalpha() for ch in g)]
+    return [g for g in whole_word_keys(v, keys, longest, firsts)
+            if any(ch.isalpha() for ch in g)]
 
 
 def _max_by_score(best: float, kept: list, score: float, item) -> float:
@@ -530,7 +540,7 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
     # Kentucky": Kentucky)
     # a whole key inside another whole key of v is a piece of that key, not a key of v
     # ("espn.go.com" in "sports.espn.go.com": always held by at least as many values)
-    found = whole_keys(v, keys, target.longest)
+    found = whole_keys(v, keys, target.longest, target.first_words)
     found = [g for g in found if not any(g != h and g in h for h in found)]
     counts = {g: len(s_index.values_with(g)) for g in found}
     counts = {g: n for g, n in counts.items()
@@ -983,7 +993,7 @@ def whole_key_groups(source_columns: list, target_columns: list) -> list:
             for vid, v in enumerate(s.values):
                 if len(v) > MAX_VALUE_CHARS:
                     continue
-                found = whole_word_keys(v, keys, t.longest)
+                found = whole_word_keys(v, keys, t.longest, t.first_words)
                 for g in found:
                     if not any(g != h and g in h for h in found):
                         pairs.append(RowPair(s.rows[vid], t.rows[keys[g]], g, 1.0, True))
@@ -997,14 +1007,24 @@ def whole_key_groups(source_columns: list, target_columns: list) -> list:
     return groups
 
 
-def whole_word_keys(v: str, keys: dict, longest: int | None = None) -> list:
+def first_words(keys) -> set:
+    """The first words (runs of letters and digits) that start keys: a run of whole words
+    of a value is a key only if its first word is one of them."""
+    return {m.group() for k in keys if (m := _TOKEN.match(k))}
+
+
+def whole_word_keys(v: str, keys: dict, longest: int | None = None,
+                    firsts: set | None = None) -> list:
     """The keys (folded value -> id) of 3+ characters that are whole words of v (see
     :func:`whole_keys`), letters or not; ``longest``: no key is longer (the runs of words
-    from a start stop there)."""
+    from a start stop there); ``firsts``: the keys' :func:`first_words` (runs from any
+    other word are not looked up)."""
     words = [m.span() for m in _TOKEN.finditer(v)]     # runs of letters and digits
     longest = len(v) if longest is None else longest
     out = []
-    for a, (i, _end) in enumerate(words):
+    for a, (i, end) in enumerate(words):
+        if firsts is not None and v[i:end] not in firsts:
+            continue
         for _start, j in words[a:]:                      # the words ending after i
             if j - i > longest:
                 break
