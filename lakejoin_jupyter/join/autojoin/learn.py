@@ -799,16 +799,23 @@ class _Strings:
             nxt = np.zeros(n + 1, dtype=np.int32)       # for output position j
             best = np.zeros(n, dtype=np.int32)
             last = None                                  # the positions set in run
+            where = {ch: (at, at + 1) for ch in set(output)
+                     if len(at := self.positions(ch))}
+            ats, gots = [], []                           # every run, for best at the end
             for j in range(len(output) - 1, -1, -1):    # along diagonals, last column first
-                at = self.positions(output[j])
-                if len(at):
-                    got = run[at + 1] + 1
+                at = where.get(output[j])
+                if at is not None:
+                    at, after = at
+                    got = run[after] + 1
                     nxt[at] = got
-                    best[at] = np.maximum(best[at], got)
+                    ats.append(at)
+                    gots.append(got)
                 if last is not None:
                     run[last] = 0
                 run, nxt = nxt, run
                 last = at
+            if ats:                                      # best: the longest run per position
+                np.maximum.at(best, np.concatenate(ats), np.concatenate(gots))
             if len(self.starts):
                 lcs = np.maximum.reduceat(np.concatenate([best, [0]]), self.starts)
             else:
