@@ -25,7 +25,7 @@ from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, TooMany
                                                   tokens)
 from lakejoin_jupyter.join.autojoin.dsl import CASINGS, apply_casing, split_words
 from lakejoin_jupyter.join.autojoin.learn import (_BIG, _SEP, Example, ExampleSetLearner,
-                                                  LearnSettings, _adjacent_in, _Candidates,
+                                                  LearnSettings, _Candidates,
                                                   _Strings, _word_forms)
 from lakejoin_jupyter.textfold import fold
 from lakejoin_jupyter.join.autojoin.pairs import (_TOKEN, MIN_Q, ColumnValues, SuffixIndex,
@@ -355,6 +355,10 @@ def test_pair_group_the_same_with_matches_probed_one_by_one(src, tgt, min_score)
     finally:
         pairs.longest_matches = real
     assert fast == plain
+
+
+def _adjacent_in(words: list, joiner: str, o: str) -> bool:
+    return any(a and b and a + joiner + b in o for a, b in zip(words, words[1:]))
 
 
 def word_forms_plain(v, o):

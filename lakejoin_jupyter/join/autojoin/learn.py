@@ -512,26 +512,31 @@ def _word_forms(v: str, o: str, cache: dict) -> tuple:
         joiners = cache[("wjoin", o)] = sorted({ch for ch in o if not ch.isalnum()})
     found = []
     for sep, words in titled:
-        if not any(w and w in o for w in words):
-            continue            # two adjacent words joined in o hold a word in o
+        pairs = _pairs_in(words, o)
+        if not pairs:
+            continue            # two adjacent words joined in o: each of them is in o
         for joiner in [""] + joiners:
-            if joiner != sep and _adjacent_in(words, joiner, o) and \
+            if joiner != sep and any(a + joiner + b in o for a, b in pairs) and \
                     joiner.join(words) not in {apply_casing(v.replace(sep, joiner), c)
                                                for c in CASINGS}:
                 found.append((sep, "title", joiner, False))
     if camel is not None and joiners:
         for casing in CASINGS:
-            cased = [apply_casing(w, casing) for w in camel]
-            if any(w and w in o for w in cased):
-                found += [("", casing, j, False) for j in joiners if _adjacent_in(cased, j, o)]
+            pairs = _pairs_in([apply_casing(w, casing) for w in camel], o)
+            if pairs:
+                found += [("", casing, j, False) for j in joiners
+                          if any(a + j + b in o for a, b in pairs)]
     if found and any(apply_casing(v, c) in o for c in CASINGS):
         found = []
     hit = cache[key] = tuple(found)
     return hit
 
 
-def _adjacent_in(words: list, joiner: str, o: str) -> bool:
-    return any(a and b and a + joiner + b in o for a, b in zip(words, words[1:]))
+def _pairs_in(words: list, o: str) -> list:
+    """The adjacent pairs of non-empty words both in ``o``: the only ones that can occur
+    joined in ``o``, by any joiner."""
+    inside = [bool(w) and w in o for w in words]
+    return [(a, b) for a, b, x, y in zip(words, words[1:], inside, inside[1:]) if x and y]
 
 
 def memo_map(memo: dict, fn, vals) -> tuple:
