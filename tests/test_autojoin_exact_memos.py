@@ -183,3 +183,85 @@ def test_strings_and_ids_per_example_as_defined(sets):
         for node, casing, cv, vals in learner.cased:
             assert cv not in seen
             seen.add(cv)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(1, 3), st.integers(1, 4),
+       st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3), st.integers(-3, 3),
+                          st.integers(-3, 3)), min_size=1, max_size=80))
+def test_top_cuts_equal_sorting_every_pair(k, keep, rows):
+    """``_top_cuts`` (only the pairs of the largest totals sorted) against every pair
+    deduplicated and ranked: the same pairs, totals and ranks in the same order."""
+    import numpy as np
+
+    from lakejoin_jupyter.join.autojoin.learn import _BIG, _distinct_cuts, _top_cuts
+
+    # cuts from a small pool so that many pairs share one; a cut's total is its widths' sum
+    lo = np.array([[(c * (e + 1)) % 4 for c, _w, _a, _b in rows] for e in range(k)],
+                  dtype=np.int64)
+    hi = lo + np.array([[w + e % 2 for _c, w, _a, _b in rows] for e in range(k)],
+                       dtype=np.int64)
+    A = np.array([a for _c, _w, a, _b in rows], dtype=np.int64)
+    B = np.array([_BIG if b == 3 else b for _c, _w, _a, b in rows], dtype=np.int64)
+    total = (hi - lo).sum(axis=0)
+    want = _distinct_cuts(A, B, total, lo, hi)
+    if len(want[0]) > keep:
+        top = np.lexsort((want[3], -want[2]))[:keep]
+        want = tuple(x[top] for x in want)
+    got = _top_cuts(A, B, total, lo, hi, keep)
+    assert [x.tolist() for x in got] == [x.tolist() for x in want]
+
+
+def _best_pairs_plain(vid, source, target, min_score, qs):
+    """``best_pairs_for_value`` without ``extra``, probing every gram (as first written)."""
+    v = source.values[vid]
+    t_index, s_index = target.index, source.index
+    best, best_grams = 0.0, []
+    if len(v) < MIN_Q:
+        rt = t_index.values_with(v)
+        if rt and len(rt) * min_score <= 1.0:
+            best, best_grams = 1.0 / (len(s_index.values_with(v)) * len(rt)), [(v, rt)]
+    keys = target.value_ids
+    found = pairs.whole_keys(v, keys, target.longest)
+    found = [g for g in found if not any(g != h and g in h for h in found)]
+    counts = {g: len(s_index.values_with(g)) for g in found}
+    counts = {g: n for g, n in counts.items()
+              if n * len(t_index.values_with(g)) * min_score > 1.0}
+    if counts:
+        top = max(counts.values())
+        whole = [pairs.RowPair(source.rows[vid], target.rows[keys[g]], g, 1.0, True)
+                 for g in sorted(counts, key=len, reverse=True) if counts[g] == top]
+        return whole + pairs._one_to_one(v, vid, source, target, max(map(len, counts)),
+                                         {p.target_row for p in whole}, qs)
+    for g, rt in pairs._longest_grams(v, t_index, MIN_Q, qs):
+        if len(rt) * best > 1.0 or len(rt) * min_score > 1.0:
+            continue
+        rs = s_index.values_with(g)
+        best = pairs._max_by_score(best, best_grams, 1.0 / (len(rs) * len(rt)), (g, rt))
+    if best < min_score:
+        return []
+    out, seen_rows = [], set()
+    for g, rt in sorted(best_grams, key=lambda x: -len(x[0])):
+        for t in rt:
+            if t not in seen_rows:
+                seen_rows.add(t)
+                out.append(pairs.RowPair(source.rows[vid], target.rows[t], g, best))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab1-. ", min_size=1, max_size=16), min_size=1,
+                max_size=10),
+       st.lists(st.text(alphabet="ab1-. ", min_size=1, max_size=16), min_size=1,
+                max_size=10),
+       st.sampled_from([1 / 64, 1 / 4, 1.0, 0.0]), st.booleans())
+def test_best_pairs_skipping_grams_inside_the_last_equal_probing_every_gram(
+        src, tgt, min_score, matched):
+    """A gram inside the previous one is not probed (``best_pairs_for_value``): the same
+    pairs as probing every gram, with the match lengths given or found per start."""
+    source, target = ColumnValues.from_cells("s", src), ColumnValues.from_cells("t", tgt)
+    qs = pairs.longest_matches(source.values, target.index) if matched else None
+    for vid in range(len(source.values)):
+        q = None if qs is None else qs[vid]
+        assert pairs.best_pairs_for_value(vid, source, target, min_score, [], q) == \
+            _best_pairs_plain(vid, source, target, min_score, q)

@@ -25,11 +25,11 @@ from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, TooMany
                                                   tokens)
 from lakejoin_jupyter.join.autojoin.dsl import CASINGS, apply_casing, split_words
 from lakejoin_jupyter.join.autojoin.learn import (_BIG, _SEP, Example, ExampleSetLearner,
-                                                  LearnSettings, _adjacent_in, _Candidates,
+                                                  LearnSettings, _Candidates,
                                                   _Strings, _word_forms)
 from lakejoin_jupyter.textfold import fold
 from lakejoin_jupyter.join.autojoin.pairs import (_TOKEN, MIN_Q, ColumnValues, SuffixIndex,
-                                                  whole_word_keys,
+                                                  whole_word_keys, first_words,
                                                   binary_search_q, find_pair_group,
                                                   longest_matches, whole_keys)
 
@@ -266,6 +266,9 @@ def test_whole_keys_from_word_bounds(v, data):
     longest = max(map(len, keys), default=0)    # runs cut at the longest key: the same
     assert whole_keys(v, keys, longest) == whole_keys_by_position(v, keys)
     assert whole_word_keys(v, keys, longest) == whole_word_keys(v, keys)
+    # runs only from a word that starts a key: the same
+    assert whole_word_keys(v, keys, longest, first_words(keys)) == whole_word_keys(v, keys)
+    assert whole_keys(v, keys, None, first_words(keys)) == whole_keys_by_position(v, keys)
 
 
 def test_word_runs_are_the_alphanumeric_runs():
@@ -352,6 +355,10 @@ def test_pair_group_the_same_with_matches_probed_one_by_one(src, tgt, min_score)
     finally:
         pairs.longest_matches = real
     assert fast == plain
+
+
+def _adjacent_in(words: list, joiner: str, o: str) -> bool:
+    return any(a and b and a + joiner + b in o for a, b in zip(words, words[1:]))
 
 
 def word_forms_plain(v, o):

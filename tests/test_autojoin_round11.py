@@ -37,6 +37,20 @@ def test_separator_swaps_hand_checked():
     assert _separator_swaps(("aa_DJ", "en"), ("aa-DJ", "fr"), news, {}) == set()
 
 
+def test_separator_swaps_memo_kept_per_set_characters():
+    """The per-output memo holds fits drawn from one set's output characters: a set with
+    the same output and other characters gets its own ("ⓑ", circled b, is written by
+    another output of the first set only; "aⒷb" holds it once lower-cased)."""
+    def news_of(outputs):
+        return [""] + sorted({ch for o in outputs for ch in o if not ch.isalnum()})
+    cache: dict = {}
+    first = (("a_b", "z"), ("aⒷb", "ⓑ"))
+    second = (("a_b", "z"), ("aⒷb", "z"))
+    assert _separator_swaps(*first, news_of(first[1]), cache) == set()
+    assert _separator_swaps(*second, news_of(second[1]), {}) == set()
+    assert _separator_swaps(*second, news_of(second[1]), cache) == set()   # not ("_", "ⓑ")
+
+
 def test_locale_tags_every_separator_swapped():
     """One to four parts: the thesis's split programs fix the number of parts (a program
     per form, in a program set of at most 3 branches, so one form is lost); the swap is

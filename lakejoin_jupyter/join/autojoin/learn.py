@@ -117,12 +117,12 @@ def _separators_of(v: str, cache: dict) -> list:
     return hit
 
 
-def _split(v: str, sep: str, cache: dict) -> list:
-    key = ("split", v, sep)
-    hit = cache.get(key)
-    if hit is None:
-        hit = cache[key] = v.split(sep)
-    return hit
+def _splits(sep: str, cache: dict) -> dict:
+    """The memo of splits at ``sep``: a value -> ``value.split(sep)``."""
+    memo = cache.get(("split", sep))
+    if memo is None:
+        memo = cache[("split", sep)] = {}
+    return memo
 
 
 def _split_any(v: str, split: Split, cache: dict) -> list:
@@ -178,7 +178,12 @@ def operands(examples: Sequence[Example], columns: Sequence[str],
             seps = dict.fromkeys(sep for v in vals for sep in _separators_of(v, cache))
             seps.update(dict.fromkeys(context_separators(vals, outputs)))
             for sep in seps:
-                parts = [_split(v, sep, cache) for v in vals]
+                memo = _splits(sep, cache)
+                try:
+                    parts = list(map(memo.__getitem__, vals))
+                except KeyError:
+                    parts = [memo[v] if v in memo else memo.setdefault(v, v.split(sep))
+                             for v in vals]
                 counts = list(map(len, parts))
                 n = min(counts)
                 if max(counts) == 1:
@@ -328,10 +333,12 @@ def _separator_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
     character has several roles in a value ("." in "H.W." and in "www."); parts of a
     split are fields, inside which a swap fitted odd pieces ("word 3 with ';' as ' '")."""
     per, any_fit = [], False
+    chars = "".join(news)                  # (each "" or one character: a key for them)
     for v, o in zip(vals, outputs):
-        known = cache.get(("swap of", o))           # per output: v -> (fits, whole)
+        # per output and ``news`` (the fits are drawn from it): v -> (fits, whole)
+        known = cache.get(("swap of", o, chars))
         if known is None:
-            known = cache[("swap of", o)] = {}
+            known = cache[("swap of", o, chars)] = {}
         got = known.get(v)
         if got is None:
             lv, lo = v.lower(), o.lower()
@@ -358,9 +365,18 @@ def _part_swaps(vals: Sequence[str], outputs: Sequence[str], news: list,
     ("jupyter_client" of "jupyter_client==8.6.3" for "jupyter-client"; deviation 36). A
     part inside a longer output is left out, as deviation 32 leaves it out (odd pieces),
     and so are swaps to a space or to nothing (words, found from the other side)."""
+    # a swap of one character for one keeps the lower-cased value's length: a part whose
+    # length differs from its output's is none (before any swap is computed)
+    if any(_lower_len(v) != _lower_len(o) for v, o in zip(vals, outputs)):
+        return set()
     return {(old, new) for old, new in _separator_swaps(vals, outputs, news, cache)
             if new and not new.isspace()
             and all(v.lower().replace(old, new) == o.lower() for v, o in zip(vals, outputs))}
+
+
+def _lower_len(text: str) -> int:
+    """``len(text.lower())`` (equal to ``len(text)`` for ASCII text)."""
+    return len(text) if text.isascii() else len(text.lower())
 
 
 _LEAD = re.compile(r"[^\W_]+[^\w\s]+")
@@ -439,7 +455,7 @@ def worded_operands(ops: list, outputs: Sequence[str], cache: dict | None = None
                 hit = hits[v] = _word_forms(v, o, cache)
             if hit:
                 forms.update(hit)
-        if any(_CAPS_END.search(v) for v in vals):
+        if forms and any(_CAPS_END.search(v) for v in vals):
             # the same split keeping a run of capitals that ends a value ("FiraGO": deviation 72)
             forms |= {(sep, c, j, True) for sep, c, j, _caps in forms if sep == ""}
         for sep, casing, joiner, caps in sorted(forms):
@@ -496,26 +512,31 @@ def _word_forms(v: str, o: str, cache: dict) -> tuple:
         joiners = cache[("wjoin", o)] = sorted({ch for ch in o if not ch.isalnum()})
     found = []
     for sep, words in titled:
-        if not any(w and w in o for w in words):
-            continue            # two adjacent words joined in o hold a word in o
+        pairs = _pairs_in(words, o)
+        if not pairs:
+            continue            # two adjacent words joined in o: each of them is in o
         for joiner in [""] + joiners:
-            if joiner != sep and _adjacent_in(words, joiner, o) and \
+            if joiner != sep and any(a + joiner + b in o for a, b in pairs) and \
                     joiner.join(words) not in {apply_casing(v.replace(sep, joiner), c)
                                                for c in CASINGS}:
                 found.append((sep, "title", joiner, False))
     if camel is not None and joiners:
         for casing in CASINGS:
-            cased = [apply_casing(w, casing) for w in camel]
-            if any(w and w in o for w in cased):
-                found += [("", casing, j, False) for j in joiners if _adjacent_in(cased, j, o)]
+            pairs = _pairs_in([apply_casing(w, casing) for w in camel], o)
+            if pairs:
+                found += [("", casing, j, False) for j in joiners
+                          if any(a + j + b in o for a, b in pairs)]
     if found and any(apply_casing(v, c) in o for c in CASINGS):
         found = []
     hit = cache[key] = tuple(found)
     return hit
 
 
-def _adjacent_in(words: list, joiner: str, o: str) -> bool:
-    return any(a and b and a + joiner + b in o for a, b in zip(words, words[1:]))
+def _pairs_in(words: list, o: str) -> list:
+    """The adjacent pairs of non-empty words both in ``o``: the only ones that can occur
+    joined in ``o``, by any joiner."""
+    inside = [bool(w) and w in o for w in words]
+    return [(a, b) for a, b, x, y in zip(words, words[1:], inside, inside[1:]) if x and y]
 
 
 def memo_map(memo: dict, fn, vals) -> tuple:
@@ -742,6 +763,11 @@ _SEP = "\U0010ffff"            # separates operand strings; a noncharacter, neve
 _BIG = 1 << 30                  # an open stop bound (None) in the vectorized slice arithmetic
 
 
+def _casings(v: str) -> tuple:
+    """``v`` in each of CASINGS, in their order."""
+    return tuple(apply_casing(v, c) for c in CASINGS)
+
+
 def _codes(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
 
@@ -778,16 +804,23 @@ class _Strings:
             nxt = np.zeros(n + 1, dtype=np.int32)       # for output position j
             best = np.zeros(n, dtype=np.int32)
             last = None                                  # the positions set in run
+            where = {ch: (at, at + 1) for ch in set(output)
+                     if len(at := self.positions(ch))}
+            ats, gots = [], []                           # every run, for best at the end
             for j in range(len(output) - 1, -1, -1):    # along diagonals, last column first
-                at = self.positions(output[j])
-                if len(at):
-                    got = run[at + 1] + 1
+                at = where.get(output[j])
+                if at is not None:
+                    at, after = at
+                    got = run[after] + 1
                     nxt[at] = got
-                    best[at] = np.maximum(best[at], got)
+                    ats.append(at)
+                    gots.append(got)
                 if last is not None:
                     run[last] = 0
                 run, nxt = nxt, run
                 last = at
+            if ats:                                      # best: the longest run per position
+                np.maximum.at(best, np.concatenate(ats), np.concatenate(gots))
             if len(self.starts):
                 lcs = np.maximum.reduceat(np.concatenate([best, [0]]), self.starts)
             else:
@@ -999,22 +1032,47 @@ class _Candidates:
         if not ok.any():
             return
         A, B, total = A[ok], B[ok], width[:, ok].sum(axis=0)
-        S = np.empty((len(A), 2 * len(cased)), dtype=np.int64)
-        S[:, 0::2] = lo[:, ok].T
-        S[:, 1::2] = hi[:, ok].T
-        srank = (A != 0).astype(np.int64) + (B != _BIG).astype(np.int64)
-        order = np.lexsort((srank,) + tuple(S[:, c] for c in range(S.shape[1] - 1, -1, -1)))
-        S, A, B, total, srank = S[order], A[order], B[order], total[order], srank[order]
-        first = np.ones(len(S), dtype=bool)
-        first[1:] = np.any(S[1:] != S[:-1], axis=1)
-        A, B, total, srank = A[first], B[first], total[first], srank[first]
         keep = 2 * learner.settings.max_branch      # a node tries at most max_branch operators
-        if len(A) > keep:
-            top = np.lexsort((srank, -total))[:keep]
-            A, B, total, srank = A[top], B[top], total[top], srank[top]
+        A, B, total, srank = _top_cuts(A, B, total, lo[:, ok], hi[:, ok], keep)
         for a, b, t, r in zip(A.tolist(), B.tolist(), total.tolist(), srank.tolist()):
             spec = (rank, a if a != 0 else None, None if b == _BIG else b)
             yield (-t, (rank, r, 0), next(self.tick), 0, (spec, None))
+
+
+def _distinct_cuts(A, B, total, lo, hi) -> tuple:
+    """Of the bound pairs (A, B) cutting every example at (lo, hi), one per distinct cut,
+    in the order of the cuts (example by example, start then stop), the simplest bound
+    form (``srank``) first, then the earlier pair: (A, B, total, srank)."""
+    S = np.empty((len(A), 2 * lo.shape[0]), dtype=np.int64)
+    S[:, 0::2] = lo.T
+    S[:, 1::2] = hi.T
+    srank = (A != 0).astype(np.int64) + (B != _BIG).astype(np.int64)
+    order = np.lexsort((srank,) + tuple(S[:, c] for c in range(S.shape[1] - 1, -1, -1)))
+    S, A, B, total, srank = S[order], A[order], B[order], total[order], srank[order]
+    first = np.ones(len(S), dtype=bool)
+    first[1:] = np.any(S[1:] != S[:-1], axis=1)
+    return A[first], B[first], total[first], srank[first]
+
+
+def _top_cuts(A, B, total, lo, hi, keep: int) -> tuple:
+    """:func:`_distinct_cuts`, then, when more than ``keep`` are left, the first ``keep``
+    by total (largest first), then ``srank``, then that order. Only the pairs of totals at
+    least the (4 keep)-th largest are sorted when more than ``keep`` of them are distinct:
+    a cut's total is a function of the cut, so a pair left out could not be among the
+    first ``keep``; the same answer as sorting them all."""
+    got = None
+    if len(A) > 4 * keep:
+        t = np.partition(total, len(total) - 4 * keep)[len(total) - 4 * keep]
+        sel = total >= t
+        if not sel.all():
+            got = _distinct_cuts(A[sel], B[sel], total[sel], lo[:, sel], hi[:, sel])
+            if len(got[0]) <= keep:
+                got = None
+    A, B, total, srank = got if got is not None else _distinct_cuts(A, B, total, lo, hi)
+    if len(A) > keep:
+        top = np.lexsort((srank, -total))[:keep]
+        A, B, total, srank = A[top], B[top], total[top], srank[top]
+    return A, B, total, srank
 
 
 class ExampleSetLearner:
@@ -1039,18 +1097,19 @@ class ExampleSetLearner:
         plain = operands(self.examples, columns, self.cache)
         outputs = [ex.output for ex in self.examples]
         mapped = mapped_operands(plain, outputs)
+        add, append = seen.add, cased.append
         for node, vals in (plain + replaced_operands(plain, outputs, self.cache)
                            + padded_operands(plain + mapped, outputs)
                            + trimmed_operands(plain, outputs, self.cache) + mapped
                            + encoded_operands(plain, outputs, self.cache)
                            + worded_operands(plain, outputs, self.cache)):
-            forms = memo_map(cc, lambda v: tuple(apply_casing(v, c) for c in CASINGS), vals)
+            forms = memo_map(cc, _casings, vals)
             # per casing, the values so cased (the first, "same", equal to vals)
             for casing, cv in zip(CASINGS, zip(*forms)):   # as it is, then cased
-                if cv in seen:
-                    continue
-                seen.add(cv)
-                cased.append((node, casing, cv, vals))
+                n = len(seen)
+                add(cv)
+                if len(seen) > n:                          # not seen before
+                    append((node, casing, cv, vals))
         self.cased = cased
         k = len(self.examples)
         per_example = list(zip(*(c[2] for c in cased))) if cased else [()] * k

@@ -353,6 +353,14 @@ class ColumnValues:
     _bounds: dict = field(repr=False, default=None)
     _glue_read: dict = field(repr=False, default=None)
     _longest: int = field(repr=False, default=None)
+    _firsts: set = field(repr=False, default=None)
+
+    @property
+    def first_words(self) -> set:
+        """The :func:`first_words` of the column's values."""
+        if self._firsts is None:
+            self._firsts = first_words(self.values)
+        return self._firsts
 
     @property
     def longest(self) -> int:
@@ -490,11 +498,13 @@ def abbreviation_matches(v: str, short: dict, values: list) -> list:
     return list(dict.fromkeys(out))
 
 
-def whole_keys(v: str, keys: dict, longest: int | None = None) -> list:
+def whole_keys(v: str, keys: dict, longest: int | None = None,
+               firsts: set | None = None) -> list:
     """The target values (``keys``: folded value -> id) of 3+ characters with a letter that
     occur in v as whole words: v[i:j] with i at the start of a word (i = 0 or v[i-1] not
     alphanumeric) and j at the end of one (j = len(v) or v[j] not alphanumeric)."""
-    return [g for g in whole_word_keys(v, keys, longest) if any(ch.isalpha() for ch in g)]
+    return [g for g in whole_word_keys(v, keys, longest, firsts)
+            if any(ch.isalpha() for ch in g)]
 
 
 def _max_by_score(best: float, kept: list, score: float, item) -> float:
@@ -530,7 +540,7 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
     # Kentucky": Kentucky)
     # a whole key inside another whole key of v is a piece of that key, not a key of v
     # ("espn.go.com" in "sports.espn.go.com": always held by at least as many values)
-    found = whole_keys(v, keys, target.longest)
+    found = whole_keys(v, keys, target.longest, target.first_words)
     found = [g for g in found if not any(g != h and g in h for h in found)]
     counts = {g: len(s_index.values_with(g)) for g in found}
     counts = {g: n for g, n in counts.items()
@@ -541,7 +551,15 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
                  for g in sorted(counts, key=len, reverse=True) if counts[g] == top]
         return whole + _one_to_one(v, vid, source, target, max(map(len, counts)),
                                    {p.target_row for p in whole}, qs)
-    for g, rt in _longest_grams(v, t_index, MIN_Q, qs):
+    prev = None
+    for g in _grams(v, t_index, MIN_Q, qs):
+        # a gram inside the last one (its suffix at the next start, mostly) is held by at
+        # least the same values on both sides: it scores at most as much, and on a tie the
+        # same target rows, which the longer gram pairs first (not probed)
+        if prev is not None and g in prev:
+            continue
+        prev = g
+        rt = t_index.values_with(g)
         if len(rt) * best > 1.0 or len(rt) * min_score > 1.0:
             continue       # 1/(n m) <= 1/m is already below the best score or min_score
         rs = s_index.values_with(g)
@@ -558,9 +576,15 @@ def best_pairs_for_value(vid: int, source: ColumnValues, target: ColumnValues,
 
 
 def _longest_grams(v: str, t_index, shortest: int, qs: list | None = None):
-    """(gram, target values holding it) of v's longest q-gram match at each start, q at
-    least ``shortest``, each distinct gram once, from the left; ``qs``: the match length
-    at each start (:func:`longest_matches`), else found here."""
+    """(gram, target values holding it) of :func:`_grams`."""
+    for g in _grams(v, t_index, shortest, qs):
+        yield g, t_index.values_with(g)
+
+
+def _grams(v: str, t_index, shortest: int, qs: list | None = None):
+    """v's longest q-gram match in ``t_index`` at each start, q at least ``shortest``, each
+    distinct gram once, from the left; ``qs``: the match length at each start
+    (:func:`longest_matches`), else found here."""
     seen = set()
     if qs is not None:
         for i, q in enumerate(qs[:max(len(v) - shortest + 1, 0)]):
@@ -569,7 +593,7 @@ def _longest_grams(v: str, t_index, shortest: int, qs: list | None = None):
             g = v[i:i + q]
             if g not in seen:
                 seen.add(g)
-                yield g, t_index.values_with(g)
+                yield g
         return
     for i in range(len(v) - shortest + 1):
         u = v[i:i + MAX_GRAM]
@@ -581,7 +605,7 @@ def _longest_grams(v: str, t_index, shortest: int, qs: list | None = None):
         g = u[:q]
         if g not in seen:
             seen.add(g)
-            yield g, t_index.values_with(g)
+            yield g
 
 
 def _one_to_one(v: str, vid: int, source: ColumnValues, target: ColumnValues, longer: int,
@@ -969,7 +993,7 @@ def whole_key_groups(source_columns: list, target_columns: list) -> list:
             for vid, v in enumerate(s.values):
                 if len(v) > MAX_VALUE_CHARS:
                     continue
-                found = whole_word_keys(v, keys, t.longest)
+                found = whole_word_keys(v, keys, t.longest, t.first_words)
                 for g in found:
                     if not any(g != h and g in h for h in found):
                         pairs.append(RowPair(s.rows[vid], t.rows[keys[g]], g, 1.0, True))
@@ -983,14 +1007,24 @@ def whole_key_groups(source_columns: list, target_columns: list) -> list:
     return groups
 
 
-def whole_word_keys(v: str, keys: dict, longest: int | None = None) -> list:
+def first_words(keys) -> set:
+    """The first words (runs of letters and digits) that start keys: a run of whole words
+    of a value is a key only if its first word is one of them."""
+    return {m.group() for k in keys if (m := _TOKEN.match(k))}
+
+
+def whole_word_keys(v: str, keys: dict, longest: int | None = None,
+                    firsts: set | None = None) -> list:
     """The keys (folded value -> id) of 3+ characters that are whole words of v (see
     :func:`whole_keys`), letters or not; ``longest``: no key is longer (the runs of words
-    from a start stop there)."""
+    from a start stop there); ``firsts``: the keys' :func:`first_words` (runs from any
+    other word are not looked up)."""
     words = [m.span() for m in _TOKEN.finditer(v)]     # runs of letters and digits
     longest = len(v) if longest is None else longest
     out = []
-    for a, (i, _end) in enumerate(words):
+    for a, (i, end) in enumerate(words):
+        if firsts is not None and v[i:end] not in firsts:
+            continue
         for _start, j in words[a:]:                      # the words ending after i
             if j - i > longest:
                 break
