@@ -360,3 +360,16 @@ def test_latest_by_a_parquet_timestamp_in_the_engine_and_the_code_it_writes(spar
             assert [None if pd.isna(got[s]) else got[s] for s in q["species"]] == want
     with pytest.raises(QueryError, match=r"lab/runs\.run cannot order.*'run-0..'.*order_by"):
         hit.join(q, aggregate="latest", order_by="run")
+
+
+def test_the_engine_says_which_values_latest_cannot_order_and_refuses_a_column_of_none():
+    from lakejoin_jupyter.engine import _unordered
+    from lakejoin_jupyter.errors import QueryError
+    tokens = pd.Series(["2025-01-22", "n/a", "2025-07-24", None], dtype=object)
+    said = _unordered(tokens, date_reading(tokens), "lab/runs.date")
+    assert said.startswith("1 of its 3 distinct values") and "'n/a'" in said
+    assert Aggregate("latest", order_by="date", unread=said).describe("t").count("'n/a'") == 1
+    assert _unordered(tokens[[0, 2]], date_reading(tokens), "lab/runs.date") == ""
+    runs = pd.Series([f"run-{i:03d}" for i in range(5000)], dtype=object)   # past the probe
+    with pytest.raises(QueryError, match=r"lab/runs\.run cannot order .*'run-000'.*'first'"):
+        _unordered(runs, date_reading(runs), "lab/runs.run")

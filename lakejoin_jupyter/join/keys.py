@@ -331,10 +331,10 @@ def _typed_order(values: pd.Series) -> pd.Series | None:
         return pd.Series(pd.to_numeric(values, errors="coerce"), index=values.index).astype("float64")
     if dtype != object:
         return None
-    present = values.notna()
-    timed = values.map(lambda v: isinstance(v, (dt.date, np.datetime64, dt.timedelta,
-                                                np.timedelta64))).astype(bool)
-    if not timed.any() or (present & ~timed).any():
+    kinds = (dt.date, np.datetime64, dt.timedelta, np.timedelta64)
+    present = values[values.notna().to_numpy()]
+    if present.empty or not isinstance(present.iloc[0], kinds) \
+            or not all(isinstance(v, kinds) for v in present):
         return None   # text (or text among objects): read as text
     return values.map(_seconds).astype("float64")
 
