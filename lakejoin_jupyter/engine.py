@@ -1709,6 +1709,35 @@ def _dates_as_text(samples) -> bool:
     return bool(order_keys(values).notna().all())
 
 
+def _unordered(tokens: pd.Series, reading, label: str, probe: int = 2000) -> str:
+    """What "latest" cannot order among a column's distinct values ``tokens`` read as
+    ``reading`` says: "" when all read (a probe of ``probe`` evenly spaced values, else all);
+    raises QueryError when none does."""
+    from .join.keys import order_keys
+    tokens = tokens[tokens.notna()]
+    if tokens.empty:
+        return ""
+    probed = tokens.iloc[np.linspace(0, len(tokens) - 1, probe).astype(int)] \
+        if len(tokens) > probe else tokens
+    keys = order_keys(probed, reading.dayfirst, reading.years)
+    if keys.isna().all() and len(probed) < len(tokens):
+        probed, keys = tokens, order_keys(tokens, reading.dayfirst, reading.years)
+    bad = probed[keys.isna().to_numpy()]
+    if bad.empty:
+        return ""
+    example = str(bad.iloc[0]).strip()
+    if len(bad) == len(probed):
+        raise QueryError(
+            f"{label} cannot order the rows of a key: none of its values reads as a date, a "
+            f"time or a number (such as {example!r}), so 'latest' would keep the first row in "
+            f"table order. Name a date, time or number column (order_by=..., --order-by) or "
+            f"aggregate with 'first'.")
+    some = (f"{len(bad):,} of its {len(tokens):,} distinct values" if len(probed) == len(tokens)
+            else f"some of its values ({len(bad):,} of {len(probed):,} probed)")
+    return (f"{some} read as no date, time or number (such as {example!r}) and are left out "
+            f"of 'latest'")
+
+
 def _program_row(h: Hit) -> str:
     """A "Needs a transformation" hit's program, in a row of its own under the hit's,
     across the table (in the column's cell, between the figures, it wrapped a word a
@@ -2646,7 +2675,9 @@ class Engine:
         """``agg`` ("latest") with how its column reads (day-first or month-first dates,
         bare years), decided once over the column's distinct values in the index, so that
         pandas, Spark and the code they write read every value alike; an ``agg`` that says
-        it already, or names no column of the table, as it is."""
+        it already, or names no column of the table, as it is. Refused when none of the
+        column's values reads as a date, a time or a number (the rows of a key would keep
+        their table order); values that do not read are said (``unread``)."""
         from .join.keys import date_reading
         if agg.how != "latest" or agg.dayfirst is not None or agg.years is not None:
             return agg
@@ -2654,7 +2685,9 @@ class Engine:
         if tokens is None:
             return agg
         r = date_reading(tokens, agg.order_by)
-        return dataclasses.replace(agg, dayfirst=r.dayfirst, years=r.years, note=r.note)
+        unread = _unordered(tokens, r, f"{hit.table}.{agg.order_by}")
+        return dataclasses.replace(agg, dayfirst=r.dayfirst, years=r.years, note=r.note,
+                                   unread=agg.unread or unread)
 
     def _column_values(self, hit: Hit, name: str):
         """The distinct values (index tokens) of column ``name`` of the hit's table, or None."""

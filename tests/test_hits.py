@@ -770,3 +770,36 @@ def test_composite_key_has_the_kind_of_its_tuples_not_of_a_column(spark, tmp_pat
     hit, = engine.search(query, ["region", "channel"], k=None)
     assert hit.key_kind == "category"
     assert "(4 tuples, 25 rows per tuple)" in hit.key_warning, hit.key_warning
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sets(st.integers(1000, 9999), min_size=20, max_size=300),
+       st.lists(st.sampled_from(["bbbb", "n/a", "unknown", "x"]), max_size=3, unique=True),
+       st.integers(2, 6))
+def test_distinct_fixed_width_codes_read_as_identifiers_and_repeating_counts_warn(
+        codes, stray, repeats):
+    """newuser22 D3: FiveThirtyEight's majors-list FOD1P, 174 distinct 4-digit codes and one
+    stray text ("bbbb "), was read as "integers that repeat (counts, ranks or amounts?)"
+    while its join is right: one text made it no integer column (the query's rule asked for
+    all values integers, the profile's for 90 %), and a numeric column that is no unique
+    integer one fell to the "repeat" warning. Codes with a few stray texts (under 10 %) read
+    as the profile reads them; the same values on several rows each still warn, and a
+    column of small repeating counts too."""
+    tokens = [str(c) for c in sorted(codes)] + stray
+    if len(stray) >= 0.1 * len(tokens):
+        tokens = tokens[:len(codes)]
+    assert preview.query_kind(tokens) == ("identifier", None)
+    assert preview.query_kind(tokens, np.ones(len(tokens), dtype=np.int64)) == ("identifier", None)
+    kind, warning = preview.query_kind(tokens, np.full(len(tokens), repeats, dtype=np.int64))
+    assert kind == "number" and "integers that repeat" in warning
+    counts = [str(i) for i in range(30)] + stray
+    kind, warning = preview.query_kind(counts, np.full(len(counts), repeats * 10, dtype=np.int64))
+    assert kind == "number" and "small integers that repeat" in warning
+
+
+def test_unique_numbers_that_are_not_integers_are_not_said_to_repeat():
+    """A numeric column that no value repeats but holds decimals among its integers is a
+    measure; its warning does not say the values repeat."""
+    tokens = [str(i) for i in range(1000, 1085)] + [f"{i}.5" for i in range(8)] + ["a", "b"]
+    kind, warning = preview.query_kind(tokens)
+    assert kind == "number" and "repeat" not in warning and "decimal numbers among" in warning

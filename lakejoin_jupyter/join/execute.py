@@ -131,7 +131,15 @@ def aggregate_pandas(rk: pd.DataFrame, keys: list, agg: Aggregate) -> pd.DataFra
                 .agg(**{c: (c, agg.how) for c in cols}, **{count: (keys[0], "size")})
                 .reset_index())
     if agg.how == "latest":
-        rk = (rk.assign(**{ORDER: order_keys(rk[agg.order_by], agg.dayfirst, agg.years)})
+        order = order_keys(rk[agg.order_by], agg.dayfirst, agg.years)
+        if order.isna().all() and rk[agg.order_by].notna().any():
+            example = rk[agg.order_by].dropna().iloc[0]
+            raise QueryError(
+                f"'latest' cannot order the rows by {agg.order_by!r}: none of its values "
+                f"({a_kind(example)}, such as {str(example)!r}) reads as a date, a time or a "
+                f"number, so each key would keep its first row in table order. Name a date, "
+                f"time or number column (order_by=...) or aggregate with 'first'.")
+        rk = (rk.assign(**{ORDER: order})
               .sort_values(ORDER, ascending=False, kind="stable", na_position="last")
               .drop(columns=[ORDER]))
     return (rk.assign(**{count: rk.groupby(keys, sort=False)[keys[0]].transform("size")})

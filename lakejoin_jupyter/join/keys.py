@@ -9,6 +9,7 @@ are the keys the join computed.
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 from dataclasses import dataclass
@@ -207,6 +208,7 @@ def numeric_values(values: pd.Series) -> pd.Series:
 # "-" between, a 2- or 4-digit year), then nothing or a time after a space or "T"
 _DAY_MONTH = r"^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?=$|[\sT])(.*)$"
 _YEAR_SECONDS = np.datetime64(0, "s")
+_EPOCH = dt.datetime(1970, 1, 1)
 
 
 @dataclass(frozen=True)
@@ -285,6 +287,58 @@ def _has_dates(texts: pd.Series, parts: pd.DataFrame, probe: int = 200) -> bool:
     return bool(pd.to_datetime(some, errors="coerce", format="mixed", utc=True).notna().any())
 
 
+def _seconds(value) -> float:
+    """A date, datetime (pandas Timestamp), numpy datetime64 or duration as seconds since
+    1970 UTC (a naive one read as UTC); NaN for anything else. Years 1 to 9999, beyond pandas'
+    nanosecond range too; a float, so its order is exact to the microsecond from about 1700
+    to 2240, to the millisecond over all years."""
+    if value is pd.NaT:
+        return math.nan
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+        if isinstance(value, pd.Timestamp):   # in its own unit (nanoseconds or coarser)
+            value = value.to_datetime64()
+        else:
+            return (value - _EPOCH).total_seconds()
+    if isinstance(value, dt.date):
+        return float((value - _EPOCH.date()).days * 86400)
+    if isinstance(value, np.datetime64):
+        return math.nan if np.isnat(value) else float((value - _YEAR_SECONDS) / np.timedelta64(1, "s"))
+    if isinstance(value, (dt.timedelta, np.timedelta64)):
+        return math.nan if pd.isna(value) else pd.Timedelta(value) / pd.Timedelta(1, "s")
+    return math.nan
+
+
+def _typed_order(values: pd.Series) -> pd.Series | None:
+    """:func:`order_keys` of a typed column (datetime64, with a time zone or not, as pandas
+    and Spark read Parquet timestamps; durations; numbers; booleans), or of an object column
+    holding date/time objects (Parquet and Spark dates, Timestamps) and no text; None for a
+    column of text (read by :func:`order_keys`)."""
+    dtype = values.dtype
+    if isinstance(dtype, pd.ArrowDtype):     # as numpy: datetime64, floats or objects
+        values = pd.Series(values.to_numpy(), index=values.index)
+        dtype = values.dtype
+    if isinstance(dtype, pd.DatetimeTZDtype):
+        values = values.dt.tz_convert("UTC").dt.tz_localize(None)
+        dtype = values.dtype
+    if dtype.kind in "Mm":
+        a = values.to_numpy()
+        zero = np.timedelta64(0, "s") if dtype.kind == "m" else _YEAR_SECONDS
+        out = (a - zero) / np.timedelta64(1, "s")
+        return pd.Series(np.where(np.isnat(a), np.nan, out), index=values.index, dtype="float64")
+    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
+        return pd.Series(pd.to_numeric(values, errors="coerce"), index=values.index).astype("float64")
+    if dtype != object:
+        return None
+    kinds = (dt.date, np.datetime64, dt.timedelta, np.timedelta64)
+    present = values[values.notna().to_numpy()]
+    if present.empty or not isinstance(present.iloc[0], kinds) \
+            or not all(isinstance(v, kinds) for v in present):
+        return None   # text (or text among objects): read as text
+    return values.map(_seconds).astype("float64")
+
+
 def order_keys(values: pd.Series, dayfirst: bool | None = None,
                years: bool | None = None) -> pd.Series:
     """The order of "latest": dates and times as seconds since 1970 (UTC), or numbers (years,
@@ -292,7 +346,12 @@ def order_keys(values: pd.Series, dayfirst: bool | None = None,
     month-first; a date invalid in that order has none); ``years``: a bare whole number is
     1 January of that year (other numbers: no order). Both are decided for the whole column
     (:func:`date_reading`); pass them, so that any batch of the column gets the same keys
-    (None: decided from ``values``)."""
+    (None: decided from ``values``). A typed column (datetime64 with or without a time zone,
+    durations, numbers, booleans) or one of date, datetime or Timestamp objects (as Parquet and
+    Spark dates read) is ordered by its values, a naive time as UTC; the reading is moot."""
+    typed = _typed_order(values)
+    if typed is not None:
+        return typed
     if dayfirst is None or years is None:
         reading = date_reading(values)
         dayfirst = reading.dayfirst if dayfirst is None else dayfirst

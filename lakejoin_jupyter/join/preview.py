@@ -254,6 +254,10 @@ def key_kind(col_type: str, n_distinct: int, keyed_rows: int, shape: dict | None
                                   "a measure rather than an identifier: matches may be "
                                   "coincidental")
             return "identifier", None               # codes such as 200, 404, 999
+        if unique:          # none repeats, but not integers: decimals among them
+            return "number", ("the key holds decimal numbers among integers (amounts or "
+                              "measures?), a measure rather than an identifier: matches are "
+                              "likely coincidental")
         return "number", ("the key holds " + ("small " if small else "") + "integers that "
                           "repeat (counts, ranks or amounts?), a measure rather than an "
                           "identifier: matches are likely coincidental")
@@ -307,12 +311,15 @@ def query_kind(tokens, token_rows=None, sample: int | None = None,
     if any(_EXPONENT_CODE.fullmatch(t) for t in some):   # "01e01": a code, not 10 written in scientific notation
         numbers = value_shape([t for t in some if not _EXPONENT_CODE.fullmatch(t)])
         shape.update({f: numbers[f] for f in ("n_numeric", "num_min", "num_max")})
+    ints = sum(1 for t in some if t.lstrip("-").isdigit())
+    # the profile's type rule (indexing/profile.py): integers when TYPE_SHARE of the values
+    # are and no more are decimals, so a stray placeholder ("bbbb") leaves codes integers
+    col_type = ("integer" if some and ints >= TYPE_SHARE * len(some)
+                and shape["n_numeric"] <= ints else
+                "float" if some and shape["n_numeric"] >= len(some) else "string")
     if len(some) < n:
         shape["n_year"] *= n / len(some)
         shape["n_numeric"] *= n / len(some)
-    ints = sum(1 for t in some if t.lstrip("-").isdigit())
-    col_type = ("integer" if some and ints == len(some) else
-                "float" if some and shape["n_numeric"] >= n else "string")
     keyed = int(np.sum(token_rows)) if token_rows is not None else n
     return key_kind(col_type, n, keyed, shape, paired=paired)
 
