@@ -15,6 +15,7 @@ key's kind, the columns added) and, with ``rank="useful"``, ranks by that. Every
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import html
 import math
 import re
@@ -2970,7 +2971,9 @@ class Engine:
                     return False
             return self._holds(cid, mine, floats(name), ids)
 
-        for t in sorted({int(t) for t in table_ids}):
+        def check(t) -> int | None:
+            """Table ``t`` is the frame's (the rule above): its columns matched by
+            name; None: it is not."""
             columns = dict(zip(cat.table_columns(t), cat.table_column_ids(t)))
             very = set(names) == set(columns)
             matched, renamed, refuted = {}, [], False
@@ -2985,7 +2988,7 @@ class Engine:
             free = [c for c in columns if c not in names]
             if refuted or not matched or 2 * (len(matched) + min(
                     len(free), sum(n in in_frame for n in renamed))) < len(names):
-                continue     # none by its name, or too few left to rename to make half
+                return None     # none by its name, or too few left to rename to make half
             left = sum(name in in_frame for name in renamed)   # renamed columns to try
             for name in renamed:              # a column renamed: another column holding it
                 if name not in in_frame:
@@ -2999,23 +3002,33 @@ class Engine:
                                             or 2 * (len(matched) + left) < len(names)):
                     break     # a key not held, or too few columns left to make half
             if not keys <= set(matched) or 2 * len(matched) < len(names):
-                continue
+                return None
             cut = False
             if len(matched) == 1 < len(columns):     # (matched by its name, above)
                 name = next(iter(matched))
                 if name in in_frame:
                     if not self._one_column_cut(tokens(name)[0], columns[name],
                                                 tokens(name)[1]):
-                        continue
+                        return None
                     cut = True
             if 2 * len(matched) == len(names) and not cut:
-                continue                     # half: only a cut and a column the user added
+                return None                     # half: only a cut and a column the user added
             if keys and set(matched) <= keys and not (very or int(cat.table_rows[t]) == n_rows):
-                continue                     # a list of keys, as typed: not taken from it
+                return None                     # a list of keys, as typed: not taken from it
             pairs = {n: c for n, c in matched.items() if n in in_frame}
             if len(pairs) > 1 and not self._holds_rows(t, frame, pairs):
-                continue
-            found.append((t, sum(n == c for n, c in matched.items())))
+                return None
+            return sum(n == c for n, c in matched.items())
+        # each table's outcome depends on that table and the frame only: remembered per
+        # frame (its content, names, keys and row count), so a search whose pool grows, or
+        # a search again of the same frame, checks only tables not seen yet
+        memo = self._own_memo(frame, names, keys, n_rows)
+        for t in sorted({int(t) for t in table_ids}):
+            outcome = memo[t] if memo is not None and t in memo else check(t)
+            if memo is not None:
+                memo[t] = outcome
+            if outcome is not None:
+                found.append((t, outcome))
         most = max((by_name for _, by_name in found), default=0)
         found = [t for t, by_name in found if by_name == most]   # a renamed copy: not preferred
         same = {t for t in found if int(cat.table_rows[t]) == n_rows}
@@ -3025,6 +3038,30 @@ class Engine:
                 several.extend(sorted(own))
             return set()
         return own
+
+    OWN_MEMO_FRAMES = 8      # frames whose own-table checks an engine remembers
+
+    @cached_property
+    def _own_checks(self) -> dict:
+        """frame key -> {table id: columns matched by name, or None} (:meth:`own_tables`)."""
+        return {}
+
+    def _own_memo(self, frame: pd.DataFrame, names, keys, n_rows: int) -> dict | None:
+        """The remembered own-table checks of ``frame`` (a dict to fill), found by its
+        content (a hash of every cell, in order), its columns' names and types, the key
+        columns and the row count: a frame changed in place is checked again. None when
+        its cells cannot be hashed (lists, mixed objects): checked every time."""
+        try:
+            cells = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+        except (TypeError, ValueError):
+            return None
+        key = (tuple(names), tuple(sorted(keys)), int(n_rows),
+               tuple((str(c), str(d)) for c, d in frame.dtypes.items()),
+               len(cells), hashlib.blake2b(cells.tobytes(), digest_size=16).digest())
+        memo = self._own_checks
+        if key not in memo and len(memo) >= self.OWN_MEMO_FRAMES:
+            memo.pop(next(iter(memo)))           # the oldest frame
+        return memo.setdefault(key, {})
 
     def _holds_rows(self, table_id: int, frame: pd.DataFrame, pairs: dict) -> bool:
         """Whether every row of ``frame``, the values of its columns ``pairs`` (frame column
