@@ -1102,6 +1102,24 @@ def _frame_tokens(values: pd.Series) -> list:
     return sorted({normalize_text(t) for t in cell_texts(cells) if t is not None} - {None})
 
 
+# texts pandas' read_csv reads as missing by default (its na_values) that the index keeps as
+# values (lake/normalize.py drops the others: "null", "N/A", "NaN", "")
+READ_AS_MISSING = ("NA", "None", "#NA", "-NaN", "1.#IND", "-1.#IND", "1.#QNAN", "-1.#QNAN",
+                   "#N/A N/A")
+
+
+def _read_as_missing_note(column, nulls: int, texts: tuple, held_by: str,
+                          several: bool = False) -> str:
+    """The note of lake columns (``held_by``) holding ``texts`` that pandas' read_csv reads
+    as missing, the query column having ``nulls`` null rows (Engine._read_as_missing)."""
+    said = " and ".join(repr(t) for t in texts)
+    example = " (Namibia's country code NA)" if "NA" in texts else ""
+    return (f"{column!r} has {nulls:,} null row{'s' if nulls != 1 else ''} and {held_by} "
+            f"hold{'' if several else 's'} the text {said}, which pandas' read_csv "
+            f"reads as missing by default: a key your frame may have lost{example}; read the "
+            f"file with pd.read_csv(..., keep_default_na=False) to keep it")
+
+
 FLOAT_TOLERANCE = 1e-12  # relative: a float read back from its text by another parser
 
 CUT_SHARE = 0.05      # a one-column frame holding this share of a lake column's values: a cut
@@ -1171,6 +1189,9 @@ def hit_card_html(h: Hit) -> str:
         if h.key_warning:
             kind += f" <span style='color:#b35900'>&#9888; {esc(h.key_warning)}</span>"
         lines.append(kind)
+    if h.details.get("read_as_missing"):
+        lines.append(f"<span style='color:#b35900'>&#9888; {esc(h.details['read_as_missing'])}"
+                     f"</span>")
     # (a name may break anywhere, as the card's lines; a type at its spaces, a share not)
     cols = "".join(f"<tr><td>{esc(a.name)}</td><td style='overflow-wrap:normal'>"
                    f"{esc(a.shown_type)}</td><td style='text-align:right;white-space:nowrap'>"
@@ -2046,6 +2067,8 @@ class Engine:
             notes.append(SIMILARITY_NOTE)
         if annotate and q.cache.get("own_tables_note"):
             notes.append(q.cache["own_tables_note"])
+        if annotate:
+            notes.extend(self._read_as_missing(hits, q))
         if partial is not None:
             notes.append(f"Ranked by usefulness among the method's top {partial} candidates by "
                          f"overlap, fewer than {k} of them unflagged; k=None ranks them all.")
@@ -3038,6 +3061,40 @@ class Engine:
                 several.extend(sorted(own))
             return set()
         return own
+
+    def _read_as_missing(self, hits: list, q: Query) -> list[str]:
+        """The notes of the hits whose lake column holds a text pandas' read_csv reads as
+        missing by default ("NA": Namibia's country code), when their query column has
+        nulls: a key the user's frame lost on reading, a silent miss. Also in each such
+        hit's ``details["read_as_missing"]`` (its card)."""
+        if q.frame is None or q.spark or q.origin or not hits:
+            return []
+        nulls = {c: int(q.frame[c].isna().sum()) for c in q.columns if c in q.frame}
+        if not any(nulls.values()):
+            return []
+        from .lake.normalize import normalize_text
+        spelled: dict = {}                   # token -> its text in pandas' list
+        for text in READ_AS_MISSING:
+            token = normalize_text(text)
+            if token is not None:
+                spelled.setdefault(token, text)
+        tokens = list(spelled)
+        found: dict = {}                     # (query column, texts) -> the hits' names
+        for h in hits:
+            for qc, cid, col in zip(h.query_columns, h.column_ids, h.columns):
+                if not nulls.get(qc):
+                    continue
+                gen, local = self.index.generation_of(int(cid))
+                ids = gen.lookup(tokens)
+                held = np.isin(ids, np.asarray(gen.arrays.set_tokens(local))) & (ids >= 0)
+                texts = tuple(spelled[t] for t, x in zip(tokens, held) if x)
+                if texts:
+                    h.details["read_as_missing"] = _read_as_missing_note(qc, nulls[qc], texts,
+                                                                         "this column")
+                    found.setdefault((qc, texts), []).append(f"#{h.rank} {h.table}.{col}")
+        return [_read_as_missing_note(qc, nulls[qc], texts, ", ".join(names), len(names) > 1)
+                + "."
+                for (qc, texts), names in found.items()]
 
     OWN_MEMO_FRAMES = 8      # frames whose own-table checks an engine remembers
 
