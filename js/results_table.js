@@ -4,7 +4,8 @@
 // ellipsis?: "middle", a path cut in its folders first, then in the middle of its last part
 // (its start and its end kept, as formats.py::clip cuts it for the CLI); wrap?: its
 // cells wrap onto lines instead of being cut; fold?: a column every row repeats, which a
-// narrow box hides, lakejoin.css) and
+// narrow box hides, lakejoin.css; fold_narrow?: one the narrowest box hides; placeholder?:
+// the key of a text an empty cell shows there, as the folded column would) and
 // `rows`; choosing a row sets `selected` (its index in `rows`), which the kernel observes to
 // open the detail pane. No build step, no imports: it runs offline in JupyterLab 4 and
 // Notebook 7.
@@ -28,7 +29,8 @@ function cell(column, row) {
   td.setAttribute("role", "gridcell");
   const value = row[column.key];
   td.className = "lakejoin-col-" + column.kind + (column.shrink ? " lakejoin-shrink" : "")
-    + (column.wrap ? " lakejoin-wrap" : "") + (column.fold ? " lakejoin-fold" : "");
+    + (column.wrap ? " lakejoin-wrap" : "") + (column.fold ? " lakejoin-fold" : "")
+    + (column.fold_narrow ? " lakejoin-fold-narrow" : "");
   if (column.kind === "bar") {
     const bar = document.createElement("div");
     bar.className = "lakejoin-bar";
@@ -63,6 +65,9 @@ function cell(column, row) {
       if (mark) td.classList.add("lakejoin-marked");
       td.appendChild(middle(name.slice(0, cut), name.slice(cut + 1), mark.trim()));
     } else td.textContent = text;
+    if (!text && column.placeholder && row[column.placeholder]) {
+      td.dataset.placeholder = row[column.placeholder];     // shown by lakejoin.css
+    }
   }
   return td;
 }
@@ -250,7 +255,7 @@ function render({ model, el }) {
       const th = document.createElement("th");
       th.setAttribute("role", "columnheader");
       th.className = "lakejoin-col-" + c.kind + (c.shrink ? " lakejoin-shrink" : "")
-        + (c.fold ? " lakejoin-fold" : "");
+        + (c.fold ? " lakejoin-fold" : "") + (c.fold_narrow ? " lakejoin-fold-narrow" : "");
       th.dataset.key = c.key;
       if (c.sortable === false) {
         th.textContent = c.label;
