@@ -1817,3 +1817,38 @@ def test_a_narrow_union_card_shows_each_figure_with_its_label(lab, browser,
         assert all(shown and before.strip('"').startswith(label)
                    for label, before, shown in got["labels"]), (width, got)
     page.close()
+
+
+# the names (a table's, a column's) under 31 characters a list shows cut: an ellipsis, or a
+# part (folder, last part) or cell narrower than its text
+SHORT_NAMES_CUT_JS = """() => [...document.querySelectorAll(
+        '.lakejoin-widget .lakejoin-results td.lakejoin-shrink:not(.lakejoin-wrap)')]
+    .filter(td => td.offsetWidth > 0 && td.title.length < 31).filter(td => {
+        const parts = td.querySelectorAll('.lakejoin-middle > span');
+        if (parts.length) return [...parts].some(s => s.scrollWidth > s.clientWidth + 1
+                                                      || s.textContent.includes('\\u2026'));
+        return td.scrollWidth > td.clientWidth + 1 || td.textContent.includes('\\u2026');
+    }).map(td => td.title)"""
+
+
+@pytest.mark.parametrize("searches", ["transform", "mixed"])
+def test_short_names_show_whole_beside_programs_at_1400(lab, browser, demo_fuzzy_index_path,
+                                                        searches):
+    """newuser21: in Notebook 7 at 1400 px (a 1100 px list) a list with a transformation
+    column cut short names though the programs had room: "refere…/country-codes",
+    "UNTERM English …" (a transformation search), "r…/count…codes", "CLDR disp…" (a list of
+    equality and transformation hits). Names under 31 characters show whole, the programs
+    whole on their lines, and the list fits (a mixed list's figures fold there: its method
+    tells them)."""
+    page, w = open_saved_search_widget(
+        lab, browser, demo_fuzzy_index_path, "notebook7", 1400, f"names-1400-{searches}.ipynb",
+        [TRANSFORM_SEARCH] if searches == "transform" else MIXED_SEARCHES)
+    shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"names-1400-{searches}.png")
+    got = page.evaluate(LIST_FIT_JS)
+    assert got["box"] > 1000, got                          # Notebook 7's width at 1400 px
+    assert got["scroll"] <= got["box"] + 1 and got["cut"] == [], got
+    assert page.evaluate(SHORT_NAMES_CUT_JS) == [], got
+    assert page.evaluate(PROGRAMS_WHOLE_JS) and "program" in got["shown"], got
+    if searches == "mixed":
+        assert "method" in got["shown"] and "figures" not in got["shown"], got
+    page.close()

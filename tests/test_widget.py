@@ -130,9 +130,12 @@ def test_a_transformation_tables_program_gets_the_width_of_constant_columns():
     # but in the narrowest box (600 px) it does, an equality hit's written in its empty
     # transformation cell
     by_key = {c["key"]: c for c in w.results.columns}
-    assert by_key["method"]["fold_narrow"] is True and by_key["program"]["placeholder"] == "equal"
+    assert by_key["method"]["fold_at"] == 600 and by_key["program"]["placeholder"] == "equal"
     assert [r["equal"] for r in w.results.rows] == ["", "equal values (josie)"]
-    assert ".lakejoin-fold-narrow" in asset("lakejoin.css").read_text()
+    # and its figures from 1120 px (Notebook 7 at 1400 px), so that its names show whole
+    assert by_key["figures"]["fold_at"] == 1120
+    css = asset("lakejoin.css").read_text()
+    assert ".lakejoin-fold-600" in css and ".lakejoin-fold-1120" in css
     assert "column.placeholder" in asset("results_table.js").read_text()
     w._show_hits([Hit(rank=1, method="transform", details=dict(program), **kw),
                   Hit(rank=2, method="josie", **kw),
@@ -141,7 +144,7 @@ def test_a_transformation_tables_program_gets_the_width_of_constant_columns():
     w._show_hits([Hit(rank=1, method="josie", **kw)], None)           # an equality search
     assert [c["key"] for c in w.results.columns][-2:] == ["method", "figures"]
     assert folds() == {"method", "figures"}, folds()
-    assert not next(c for c in w.results.columns if c["key"] == "method")["fold_narrow"]
+    assert "fold_at" not in next(c for c in w.results.columns if c["key"] == "method")
 
 
 def test_texts_count_key_tuples_and_one_row():

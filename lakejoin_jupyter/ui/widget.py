@@ -908,10 +908,12 @@ class DiscoveryWidget(W.VBox):
         # which the status counts) and the score (the hit's card has it)
         fold = len({(h.method, h.figures) for h in hits}) == 1
         fold_figures = len({(h.method, h.figures) for h in hits}) == len({h.method for h in hits})
-        # a list of equality and transformation hits: in the narrowest box (under 600 px:
-        # JupyterLab at 900 px with its file browser open) its method folds too, an equality
-        # hit's written in its empty transformation cell ("equal values (josie)"), so that
-        # names and programs keep their width (lakejoin.css, "lakejoin-fold-narrow")
+        # a list of equality and transformation hits: its figures, which each method has
+        # one kind of, fold from 1120 px (Notebook 7 at 1400 px), so that names under some
+        # 30 characters show whole; in the narrowest box (under 600 px: JupyterLab at 900 px
+        # with its file browser open) its method folds too, an equality hit's written in its
+        # empty transformation cell ("equal values (josie)"), so that names and programs
+        # keep their width (lakejoin.css, "lakejoin-fold-600", "lakejoin-fold-1120")
         mixed = programs and not same
         columns = [{"key": "rank", "label": "#", "kind": "int"},
                    {"key": "table_label", "label": "table", "kind": "text", "shrink": True,
@@ -948,8 +950,9 @@ class DiscoveryWidget(W.VBox):
                      if programs else []),
                    *([] if same else [
                        {"key": "method", "label": "method", "kind": "text", "fold": fold,
-                        "fold_narrow": mixed},
+                        **({"fold_at": 600} if mixed else {})},
                        {"key": "figures", "label": "figures", "kind": "text", "fold": fold_figures,
+                        **({"fold_at": 1120} if mixed and fold_figures else {}),
                         "title": "exact: counted from the index; estimated: by an approximate "
                         "method; learned: by applying a program learned from a sample of the "
                         "query's values"}])]
