@@ -83,7 +83,8 @@ def test_a_grown_pool_and_a_search_again_check_each_table_once(spied):
 def test_a_frame_changed_in_place_is_checked_again(spied):
     """The same frame object, its first row's amount changed to another of orders' amounts
     ("40": no row of orders is O01, Lyon, 40): its rows are no longer the table's, so
-    orders is no longer its own (listed first, unmarked); the check ran again. Put back, it is its own again (from the first check, remembered)."""
+    orders is no longer its own (listed first, unmarked); the check ran again. Put back,
+    it is its own again (from the first check, remembered)."""
     engine, calls = spied
     frame = ORDERS.copy()
     res = engine.search(frame, "city", k=3)
