@@ -25,7 +25,7 @@ def main() -> None:
              ("gdp frame k=3", lambda: e.search(gdp, "Country Code", k=3)),
              ("values k=10", lambda: e.search(["France", "Germany", "Chile", "Peru"], k=10)),
              ("fifa k=10 useful", lambda: e.search(fifa, "country", k=10, rank="useful"))]
-    memo = hasattr(type(e), "_own_memo")
+    memo = hasattr(e, "forget_own_checks")
     print("| search | mode | ms CPU | hits |\n|---|---|---|---|")
     for name, run in cases:
         run()
@@ -33,7 +33,7 @@ def main() -> None:
             total = 0.0
             for _ in range(a.repeat):
                 if mode == "fresh":
-                    e._own_checks.clear()
+                    e.forget_own_checks()
                 t = time.process_time()
                 r = run()
                 total += time.process_time() - t

@@ -3103,6 +3103,11 @@ class Engine:
         """frame key -> {table id: columns matched by name, or None} (:meth:`own_tables`)."""
         return {}
 
+    def forget_own_checks(self) -> None:
+        """Forget the own-table checks remembered (:meth:`own_tables`): the next search of
+        a frame checks its tables again (a benchmark's first search)."""
+        self._own_checks.clear()
+
     def _own_memo(self, frame: pd.DataFrame, names, keys, n_rows: int) -> dict | None:
         """The remembered own-table checks of ``frame`` (a dict to fill), found by its
         content (a hash of every cell, in order), its columns' names and types, the key

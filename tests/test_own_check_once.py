@@ -57,7 +57,7 @@ def spied(sales, monkeypatch):
     monkeypatch.setattr(sales, "_holds", count_holds)
     monkeypatch.setattr(sales, "_holds_rows", count_rows)
     monkeypatch.setattr(sales, "own_tables", count_own)
-    sales._own_checks.clear()
+    sales.forget_own_checks()
     return sales, calls
 
 
