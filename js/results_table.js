@@ -4,7 +4,9 @@
 // ellipsis?: "middle", a path cut in its folders first, then in the middle of its last part
 // (its start and its end kept, as formats.py::clip cuts it for the CLI); wrap?: its
 // cells wrap onto lines instead of being cut; fold?: a column every row repeats, which a
-// narrow box hides, lakejoin.css) and
+// narrow box hides, lakejoin.css; fold_at?: a box width (600, 1120) under which the column
+// folds, lakejoin.css; placeholder?:
+// the key of a text an empty cell shows there, as the folded column would) and
 // `rows`; choosing a row sets `selected` (its index in `rows`), which the kernel observes to
 // open the detail pane. No build step, no imports: it runs offline in JupyterLab 4 and
 // Notebook 7.
@@ -28,7 +30,8 @@ function cell(column, row) {
   td.setAttribute("role", "gridcell");
   const value = row[column.key];
   td.className = "lakejoin-col-" + column.kind + (column.shrink ? " lakejoin-shrink" : "")
-    + (column.wrap ? " lakejoin-wrap" : "") + (column.fold ? " lakejoin-fold" : "");
+    + (column.wrap ? " lakejoin-wrap" : "") + (column.fold ? " lakejoin-fold" : "")
+    + (column.fold_at ? " lakejoin-fold-" + column.fold_at : "");
   if (column.kind === "bar") {
     const bar = document.createElement("div");
     bar.className = "lakejoin-bar";
@@ -63,6 +66,9 @@ function cell(column, row) {
       if (mark) td.classList.add("lakejoin-marked");
       td.appendChild(middle(name.slice(0, cut), name.slice(cut + 1), mark.trim()));
     } else td.textContent = text;
+    if (!text && column.placeholder && row[column.placeholder]) {
+      td.dataset.placeholder = row[column.placeholder];     // shown by lakejoin.css
+    }
   }
   return td;
 }
@@ -88,6 +94,8 @@ function middle(head, tail, mark) {
   return box;
 }
 
+const LONG_NAME = 31;        // characters of a name shown whole where a table has room
+
 function fitTails(table, tries = 0) {
   const tails = table.querySelectorAll(".lakejoin-middle-tail");
   let widest = 0;
@@ -102,10 +110,16 @@ function fitTails(table, tries = 0) {
     table.style.setProperty("--lakejoin-mark", marks + "px");
     // and of its whole name, which a table with a wrapping column (a transformation
     // search's programs) gives the name up to 12em ("weather/daily", not "weat…/daily")
+    // (of names under LONG_NAME characters: a longer one is cut in its folders, and does
+    // not take the width of all)
     let full = 0;
+    let fullShort = 0;
     for (const box of table.querySelectorAll(".lakejoin-middle")) {
-      full = Math.max(full, [...box.children].reduce((w, c) => w + c.scrollWidth, 0));
+      const w = [...box.children].reduce((sum, c) => sum + c.scrollWidth, 0);
+      full = Math.max(full, w);
+      if (box.parentElement.title.length < LONG_NAME) fullShort = Math.max(fullShort, w);
     }
+    full = fullShort || full;
     table.style.setProperty("--lakejoin-full", full + "px");
     requestAnimationFrame(() => { wholeNames(table); cutTails(table); });
     if (typeof ResizeObserver === "function") {
@@ -118,17 +132,22 @@ function fitTails(table, tries = 0) {
   } else if (tails.length && tries < 600) requestAnimationFrame(() => fitTails(table, tries + 1));
 }
 
-// A table with a wrapping column gives its names their whole width (lakejoin-has-wrap)
-// only where every column still fits its box: tried again when the box's width changes
-// (not when the table's does, which the try itself changes)
+// A table with a wrapping column gives its names their whole width (lakejoin-has-wrap: up
+// to 12em; with lakejoin-long-names, up to 18em for a table's name and 17em for a column's,
+// names under some 30 characters) only where every column still fits its box, the longer
+// first: tried again when the box's width changes (not when the table's does, which the
+// try itself changes)
 function wholeNames(table) {
   const box = table.parentElement;
   if (!table.classList.contains("lakejoin-wraps") || !box) return;
   const width = box.clientWidth;
   if (table.lakejoinBoxWidth === width) return;
   table.lakejoinBoxWidth = width;
-  table.classList.add("lakejoin-has-wrap");
-  if (table.getBoundingClientRect().width > width + 1) table.classList.remove("lakejoin-has-wrap");
+  table.classList.add("lakejoin-has-wrap", "lakejoin-long-names");
+  for (const name of ["lakejoin-long-names", "lakejoin-has-wrap"]) {
+    if (table.getBoundingClientRect().width <= width + 1) break;
+    table.classList.remove(name);
+  }
 }
 
 // A last part wider than its cell is cut in its middle, as the CLI cuts a name
@@ -250,7 +269,7 @@ function render({ model, el }) {
       const th = document.createElement("th");
       th.setAttribute("role", "columnheader");
       th.className = "lakejoin-col-" + c.kind + (c.shrink ? " lakejoin-shrink" : "")
-        + (c.fold ? " lakejoin-fold" : "");
+        + (c.fold ? " lakejoin-fold" : "") + (c.fold_at ? " lakejoin-fold-" + c.fold_at : "");
       th.dataset.key = c.key;
       if (c.sortable === false) {
         th.textContent = c.label;

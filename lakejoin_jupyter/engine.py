@@ -15,6 +15,7 @@ key's kind, the columns added) and, with ``rank="useful"``, ranks by that. Every
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import html
 import math
 import re
@@ -1101,6 +1102,24 @@ def _frame_tokens(values: pd.Series) -> list:
     return sorted({normalize_text(t) for t in cell_texts(cells) if t is not None} - {None})
 
 
+# texts pandas' read_csv reads as missing by default (its na_values) that the index keeps as
+# values (lake/normalize.py drops the others: "null", "N/A", "NaN", "")
+READ_AS_MISSING = ("NA", "None", "#NA", "-NaN", "1.#IND", "-1.#IND", "1.#QNAN", "-1.#QNAN",
+                   "#N/A N/A")
+
+
+def _read_as_missing_note(column, nulls: int, texts: tuple, held_by: str,
+                          several: bool = False) -> str:
+    """The note of lake columns (``held_by``) holding ``texts`` that pandas' read_csv reads
+    as missing, the query column having ``nulls`` null rows (Engine._read_as_missing)."""
+    said = " and ".join(repr(t) for t in texts)
+    example = " (Namibia's country code NA)" if "NA" in texts else ""
+    return (f"{column!r} has {nulls:,} null row{'s' if nulls != 1 else ''} and {held_by} "
+            f"hold{'' if several else 's'} the text {said}, which pandas' read_csv "
+            f"reads as missing by default: a key your frame may have lost{example}; read the "
+            f"file with pd.read_csv(..., keep_default_na=False) to keep it")
+
+
 FLOAT_TOLERANCE = 1e-12  # relative: a float read back from its text by another parser
 
 CUT_SHARE = 0.05      # a one-column frame holding this share of a lake column's values: a cut
@@ -1170,6 +1189,9 @@ def hit_card_html(h: Hit) -> str:
         if h.key_warning:
             kind += f" <span style='color:#b35900'>&#9888; {esc(h.key_warning)}</span>"
         lines.append(kind)
+    if h.details.get("read_as_missing"):
+        lines.append(f"<span style='color:#b35900'>&#9888; {esc(h.details['read_as_missing'])}"
+                     f"</span>")
     # (a name may break anywhere, as the card's lines; a type at its spaces, a share not)
     cols = "".join(f"<tr><td>{esc(a.name)}</td><td style='overflow-wrap:normal'>"
                    f"{esc(a.shown_type)}</td><td style='text-align:right;white-space:nowrap'>"
@@ -2074,6 +2096,8 @@ class Engine:
             notes.append(SIMILARITY_NOTE)
         if annotate and q.cache.get("own_tables_note"):
             notes.append(q.cache["own_tables_note"])
+        if annotate:
+            notes.extend(self._read_as_missing(hits, q))
         if partial is not None:
             notes.append(f"Ranked by usefulness among the method's top {partial} candidates by "
                          f"overlap, fewer than {k} of them unflagged; k=None ranks them all.")
@@ -3003,7 +3027,9 @@ class Engine:
                     return False
             return self._holds(cid, mine, floats(name), ids)
 
-        for t in sorted({int(t) for t in table_ids}):
+        def check(t) -> int | None:
+            """Table ``t`` is the frame's (the rule above): its columns matched by
+            name; None: it is not."""
             columns = dict(zip(cat.table_columns(t), cat.table_column_ids(t)))
             very = set(names) == set(columns)
             matched, renamed, refuted = {}, [], False
@@ -3018,7 +3044,7 @@ class Engine:
             free = [c for c in columns if c not in names]
             if refuted or not matched or 2 * (len(matched) + min(
                     len(free), sum(n in in_frame for n in renamed))) < len(names):
-                continue     # none by its name, or too few left to rename to make half
+                return None     # none by its name, or too few left to rename to make half
             left = sum(name in in_frame for name in renamed)   # renamed columns to try
             for name in renamed:              # a column renamed: another column holding it
                 if name not in in_frame:
@@ -3032,23 +3058,33 @@ class Engine:
                                             or 2 * (len(matched) + left) < len(names)):
                     break     # a key not held, or too few columns left to make half
             if not keys <= set(matched) or 2 * len(matched) < len(names):
-                continue
+                return None
             cut = False
             if len(matched) == 1 < len(columns):     # (matched by its name, above)
                 name = next(iter(matched))
                 if name in in_frame:
                     if not self._one_column_cut(tokens(name)[0], columns[name],
                                                 tokens(name)[1]):
-                        continue
+                        return None
                     cut = True
             if 2 * len(matched) == len(names) and not cut:
-                continue                     # half: only a cut and a column the user added
+                return None                     # half: only a cut and a column the user added
             if keys and set(matched) <= keys and not (very or int(cat.table_rows[t]) == n_rows):
-                continue                     # a list of keys, as typed: not taken from it
+                return None                     # a list of keys, as typed: not taken from it
             pairs = {n: c for n, c in matched.items() if n in in_frame}
             if len(pairs) > 1 and not self._holds_rows(t, frame, pairs):
-                continue
-            found.append((t, sum(n == c for n, c in matched.items())))
+                return None
+            return sum(n == c for n, c in matched.items())
+        # each table's outcome depends on that table and the frame only: remembered per
+        # frame (its content, names, keys and row count), so a search whose pool grows, or
+        # a search again of the same frame, checks only tables not seen yet
+        memo = self._own_memo(frame, names, keys, n_rows)
+        for t in sorted({int(t) for t in table_ids}):
+            outcome = memo[t] if memo is not None and t in memo else check(t)
+            if memo is not None:
+                memo[t] = outcome
+            if outcome is not None:
+                found.append((t, outcome))
         most = max((by_name for _, by_name in found), default=0)
         found = [t for t, by_name in found if by_name == most]   # a renamed copy: not preferred
         same = {t for t in found if int(cat.table_rows[t]) == n_rows}
@@ -3058,6 +3094,69 @@ class Engine:
                 several.extend(sorted(own))
             return set()
         return own
+
+    def _read_as_missing(self, hits: list, q: Query) -> list[str]:
+        """The notes of the hits whose lake column holds a text pandas' read_csv reads as
+        missing by default ("NA": Namibia's country code), when their query column has
+        nulls: a key the user's frame lost on reading, a silent miss. Also in each such
+        hit's ``details["read_as_missing"]`` (its card)."""
+        if q.frame is None or q.spark or q.origin or not hits:
+            return []
+        nulls = {c: int(q.frame[c].isna().sum()) for c in q.columns if c in q.frame}
+        if not any(nulls.values()):
+            return []
+        from .lake.normalize import normalize_text
+        spelled: dict = {}                   # token -> its text in pandas' list
+        for text in READ_AS_MISSING:
+            token = normalize_text(text)
+            if token is not None:
+                spelled.setdefault(token, text)
+        tokens = list(spelled)
+        found: dict = {}                     # (query column, texts) -> the hits' names
+        for h in hits:
+            for qc, cid, col in zip(h.query_columns, h.column_ids, h.columns):
+                if not nulls.get(qc):
+                    continue
+                gen, local = self.index.generation_of(int(cid))
+                ids = gen.lookup(tokens)
+                held = np.isin(ids, np.asarray(gen.arrays.set_tokens(local))) & (ids >= 0)
+                texts = tuple(spelled[t] for t, x in zip(tokens, held) if x)
+                if texts:
+                    h.details["read_as_missing"] = _read_as_missing_note(qc, nulls[qc], texts,
+                                                                         "this column")
+                    found.setdefault((qc, texts), []).append(f"#{h.rank} {h.table}.{col}")
+        return [_read_as_missing_note(qc, nulls[qc], texts, ", ".join(names), len(names) > 1)
+                + "."
+                for (qc, texts), names in found.items()]
+
+    OWN_MEMO_FRAMES = 8      # frames whose own-table checks an engine remembers
+
+    @cached_property
+    def _own_checks(self) -> dict:
+        """frame key -> {table id: columns matched by name, or None} (:meth:`own_tables`)."""
+        return {}
+
+    def forget_own_checks(self) -> None:
+        """Forget the own-table checks remembered (:meth:`own_tables`): the next search of
+        a frame checks its tables again (a benchmark's first search)."""
+        self._own_checks.clear()
+
+    def _own_memo(self, frame: pd.DataFrame, names, keys, n_rows: int) -> dict | None:
+        """The remembered own-table checks of ``frame`` (a dict to fill), found by its
+        content (a hash of every cell, in order), its columns' names and types, the key
+        columns and the row count: a frame changed in place is checked again. None when
+        its cells cannot be hashed (lists, mixed objects): checked every time."""
+        try:
+            cells = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+        except (TypeError, ValueError):
+            return None
+        key = (tuple(names), tuple(sorted(keys)), int(n_rows),
+               tuple((str(c), str(d)) for c, d in frame.dtypes.items()),
+               len(cells), hashlib.blake2b(cells.tobytes(), digest_size=16).digest())
+        memo = self._own_checks
+        if key not in memo and len(memo) >= self.OWN_MEMO_FRAMES:
+            memo.pop(next(iter(memo)))           # the oldest frame
+        return memo.setdefault(key, {})
 
     def _holds_rows(self, table_id: int, frame: pd.DataFrame, pairs: dict) -> bool:
         """Whether every row of ``frame``, the values of its columns ``pairs`` (frame column

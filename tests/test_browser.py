@@ -1733,20 +1733,44 @@ def test_a_transformation_list_fits_with_its_names_whole(lab, browser, demo_fuzz
     page.close()
 
 
-@pytest.mark.parametrize("ui,width", [("jupyterlab", 1100), ("notebook7", 900)])
+# the list's box width below which a mixed list folds its method, an equality hit's written
+# in its empty transformation cell (lakejoin.css: the 600 px block)
+MIXED_METHOD_FOLDS_BELOW = 600
+# each row's transformation cell as shown: its program, or the text its ::before shows
+PLACEHOLDERS_JS = """() => [...document.querySelectorAll(
+    '.lakejoin-widget .lakejoin-results td.lakejoin-wrap')].map(td => {
+        const before = getComputedStyle(td, '::before').content;
+        return td.textContent || (before === 'none' || before === 'normal' ? ''
+                                  : before.replace(/^"|"$/g, '')); })"""
+
+
+@pytest.mark.parametrize("ui,width", [("jupyterlab", 900), ("jupyterlab", 1100),
+                                      ("notebook7", 900)])
 def test_a_list_of_equality_and_transformation_hits_fits(lab, browser, demo_fuzzy_index_path,
                                                          ui, width):
     """A list of equality and transformation hits (method and figures differ between rows)
     scrolled sideways in Notebook 7 at 900 px and in JupyterLab at 1100 px with the file
     browser open. It fits: its figures, which each method has one kind of, fold in the
-    narrower box, its headers break at their soft hyphens; the method stays."""
+    narrower box, its headers break at their soft hyphens; the method stays. In JupyterLab
+    at 900 px (a 468 px box) it still scrolled (515 px of table): there the method folds
+    too, each equality hit's written in its empty transformation cell ("equal values
+    (josie)"), the names and programs whole."""
     page, w = open_saved_search_widget(lab, browser, demo_fuzzy_index_path, ui, width,
-                                       f"mixed-list-{ui}.ipynb", MIXED_SEARCHES)
+                                       f"mixed-list-{ui}-{width}.ipynb", MIXED_SEARCHES)
     shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"mixed-list-{width}-{ui}.png")
     got = page.evaluate(LIST_FIT_JS)
     assert got["scroll"] <= got["box"] + 1 and got["table"] <= got["box"] + 1, got
     assert got["lastRight"] <= got["boxRight"] + 1 and got["cut"] == [], got
-    assert "method" in got["shown"] and "program" in got["shown"], got
+    assert got["cutNames"] == [] and page.evaluate(PROGRAMS_WHOLE_JS), got
+    assert "program" in got["shown"], got
+    cells = page.evaluate(PLACEHOLDERS_JS)         # 5 equality hits (josie), then programs
+    if got["box"] < MIXED_METHOD_FOLDS_BELOW:
+        assert "method" not in got["shown"], got
+        assert cells[:5] == ["equal values (josie)"] * 5, cells
+    else:
+        assert "method" in got["shown"], got
+        assert cells[:5] == [""] * 5, cells          # the method column says it
+    assert len(cells) > 5 and all(c and not c.startswith("equal") for c in cells[5:]), cells
     page.close()
 
 
@@ -1804,4 +1828,93 @@ def test_the_union_cards_alignment_shows_its_last_column(lab, browser, demo_fuzz
         page.set_viewport_size({"width": width, "height": 1000})
         page.wait_for_timeout(1500)
         check_alignment_shows_its_last_column(page, w, ui, width)
+    page.close()
+
+
+NARROW_UNION_CARD_JS = """() => {
+    // a narrow union card's alignment: nothing beyond the card, each figure with its label
+    const card = document.querySelector('.lakejoin-widget .lakejoin-union-card');
+    const box = card.querySelector('.lakejoin-alignment-box');
+    const edge = card.getBoundingClientRect();
+    const tds = [...card.querySelectorAll('table.lakejoin-alignment td')];
+    return {card: card.clientWidth, box: box.clientWidth, scroll: box.scrollWidth,
+            out: tds.filter(td => td.getBoundingClientRect().right > edge.right + 1)
+                    .map(td => td.textContent),
+            labels: tds.filter(td => td.dataset.label).map(td => [td.dataset.label,
+                getComputedStyle(td, '::before').content, td.offsetWidth > 0]),
+            head: card.querySelector('table.lakejoin-alignment thead').offsetHeight};
+}"""
+
+
+@pytest.mark.parametrize("ui,widths", [("jupyterlab", (800, 700))])
+def test_a_narrow_union_card_shows_each_figure_with_its_label(lab, browser,
+                                                             demo_fuzzy_index_path, ui, widths):
+    """A union card under about 440 px (JupyterLab at 800 px with the file browser open: 364
+    px; at 700 px: 328) scrolled its alignment sideways, its last columns cut (390 px of
+    table). Under 430 px each alignment row is a block: the query column, then each figure
+    after its label ("<- Year  score 0.69  shared 23/23  set 0.00 ... header 0.99"),
+    wrapped within the card; nothing scrolls, nothing is past the card's edge."""
+    with_fuzzy_index(lab, demo_fuzzy_index_path)
+    setup = ("%load_ext lakejoin_jupyter\nimport pandas as pd\n"
+             "from lakejoin_jupyter.demo import demo_lake\n"
+             "top = pd.read_csv(demo_lake() / 'reference' / 'top-economies.csv')")
+    cells = [setup, "%lakejoin open demo_fuzzy.index", "%lakejoin ui --union top"]
+    page = open_new_notebook(lab, browser, ui, f"union-narrow-{ui}.ipynb", cells, widths[0],
+                             1000, sidebar=_open_sidebar(ui))
+    run_all(page)
+    w = page.locator(".lakejoin-widget").first
+    w.locator("tr.lakejoin-row").first.wait_for(timeout=300_000)
+    w.locator("tr.lakejoin-row").first.click()
+    w.locator(".lakejoin-detail table.lakejoin-alignment").wait_for(timeout=120_000)
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width in widths:
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.wait_for_timeout(1500)
+        shoot(page, w.locator(".lakejoin-detail"), ARTIFACTS / f"union-narrow-{width}-{ui}.png",
+              height=300)
+        got = page.evaluate(NARROW_UNION_CARD_JS)
+        assert 300 <= got["card"] < 430, (width, got)
+        assert got["scroll"] <= got["box"] + 1 and got["out"] == [], (width, got)
+        assert got["head"] == 0, (width, got)           # the labels are beside the figures
+        # reference/gdp aligns one column (year <- Year): its 9 figures, each labelled
+        labels = [label for label, _, _ in got["labels"]]
+        assert labels == ["\u2190", "score", "shared", "set", "semantic", "format",
+                          "numeric", "header"], (width, got)
+        assert all(shown and before.strip('"').startswith(label)
+                   for label, before, shown in got["labels"]), (width, got)
+    page.close()
+
+
+# the names (a table's, a column's) under 31 characters a list shows cut: an ellipsis, or a
+# part (folder, last part) or cell narrower than its text
+SHORT_NAMES_CUT_JS = """() => [...document.querySelectorAll(
+        '.lakejoin-widget .lakejoin-results td.lakejoin-shrink:not(.lakejoin-wrap)')]
+    .filter(td => td.offsetWidth > 0 && td.title.length < 31).filter(td => {
+        const parts = td.querySelectorAll('.lakejoin-middle > span');
+        if (parts.length) return [...parts].some(s => s.scrollWidth > s.clientWidth + 1
+                                                      || s.textContent.includes('\\u2026'));
+        return td.scrollWidth > td.clientWidth + 1 || td.textContent.includes('\\u2026');
+    }).map(td => td.title)"""
+
+
+@pytest.mark.parametrize("searches", ["transform", "mixed"])
+def test_short_names_show_whole_beside_programs_at_1400(lab, browser, demo_fuzzy_index_path,
+                                                        searches):
+    """newuser21: in Notebook 7 at 1400 px (a 1100 px list) a list with a transformation
+    column cut short names though the programs had room: "refere…/country-codes",
+    "UNTERM English …" (a transformation search), "r…/count…codes", "CLDR disp…" (a list of
+    equality and transformation hits). Names under 31 characters show whole, the programs
+    whole on their lines, and the list fits (a mixed list's figures fold there: its method
+    tells them)."""
+    page, w = open_saved_search_widget(
+        lab, browser, demo_fuzzy_index_path, "notebook7", 1400, f"names-1400-{searches}.ipynb",
+        [TRANSFORM_SEARCH] if searches == "transform" else MIXED_SEARCHES)
+    shoot(page, w.locator(".lakejoin-results"), ARTIFACTS / f"names-1400-{searches}.png")
+    got = page.evaluate(LIST_FIT_JS)
+    assert got["box"] > 1000, got                          # Notebook 7's width at 1400 px
+    assert got["scroll"] <= got["box"] + 1 and got["cut"] == [], got
+    assert page.evaluate(SHORT_NAMES_CUT_JS) == [], got
+    assert page.evaluate(PROGRAMS_WHOLE_JS) and "program" in got["shown"], got
+    if searches == "mixed":
+        assert "method" in got["shown"] and "figures" not in got["shown"], got
     page.close()

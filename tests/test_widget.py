@@ -127,6 +127,16 @@ def test_a_transformation_tables_program_gets_the_width_of_constant_columns():
     assert [c["key"] for c in w.results.columns][-2:] == ["method", "figures"]
     # a mixed list's figures, which each method has one kind of, fold; its method does not
     assert folds() == {"overlap", "score", "figures"}, folds()
+    # but in the narrowest box (600 px) it does, an equality hit's written in its empty
+    # transformation cell
+    by_key = {c["key"]: c for c in w.results.columns}
+    assert by_key["method"]["fold_at"] == 600 and by_key["program"]["placeholder"] == "equal"
+    assert [r["equal"] for r in w.results.rows] == ["", "equal values (josie)"]
+    # and its figures from 1120 px (Notebook 7 at 1400 px), so that its names show whole
+    assert by_key["figures"]["fold_at"] == 1120
+    css = asset("lakejoin.css").read_text()
+    assert ".lakejoin-fold-600" in css and ".lakejoin-fold-1120" in css
+    assert "column.placeholder" in asset("results_table.js").read_text()
     w._show_hits([Hit(rank=1, method="transform", details=dict(program), **kw),
                   Hit(rank=2, method="josie", **kw),
                   Hit(rank=3, method="josie", **{**kw, "exact": False})], None)
@@ -134,6 +144,7 @@ def test_a_transformation_tables_program_gets_the_width_of_constant_columns():
     w._show_hits([Hit(rank=1, method="josie", **kw)], None)           # an equality search
     assert [c["key"] for c in w.results.columns][-2:] == ["method", "figures"]
     assert folds() == {"method", "figures"}, folds()
+    assert "fold_at" not in next(c for c in w.results.columns if c["key"] == "method")
 
 
 def test_texts_count_key_tuples_and_one_row():

@@ -908,6 +908,13 @@ class DiscoveryWidget(W.VBox):
         # which the status counts) and the score (the hit's card has it)
         fold = len({(h.method, h.figures) for h in hits}) == 1
         fold_figures = len({(h.method, h.figures) for h in hits}) == len({h.method for h in hits})
+        # a list of equality and transformation hits: its figures, which each method has
+        # one kind of, fold from 1120 px (Notebook 7 at 1400 px), so that names under some
+        # 30 characters show whole; in the narrowest box (under 600 px: JupyterLab at 900 px
+        # with its file browser open) its method folds too, an equality hit's written in its
+        # empty transformation cell ("equal values (josie)"), so that names and programs
+        # keep their width (lakejoin.css, "lakejoin-fold-600", "lakejoin-fold-1120")
+        mixed = programs and not same
         columns = [{"key": "rank", "label": "#", "kind": "int"},
                    {"key": "table_label", "label": "table", "kind": "text", "shrink": True,
                     "ellipsis": "middle", "marker": "mark"},
@@ -937,12 +944,15 @@ class DiscoveryWidget(W.VBox):
                     "title": "columns the join adds"},
                    *([{"key": "program", "label": "transfor\u00admation", "kind": "text",
                        "shrink": True, "wrap": True,     # the program, whole, on lines
+                       **({"placeholder": "equal"} if mixed else {}),
                        "title": "the program each hit joins through, learned from a sample "
                        "of the query's values"}]          # (a narrow table breaks its header there)
                      if programs else []),
                    *([] if same else [
-                       {"key": "method", "label": "method", "kind": "text", "fold": fold},
+                       {"key": "method", "label": "method", "kind": "text", "fold": fold,
+                        **({"fold_at": 600} if mixed else {})},
                        {"key": "figures", "label": "figures", "kind": "text", "fold": fold_figures,
+                        **({"fold_at": 1120} if mixed and fold_figures else {}),
                         "title": "exact: counted from the index; estimated: by an approximate "
                         "method; learned: by applying a program learned from a sample of the "
                         "query's values"}])]
@@ -958,6 +968,7 @@ class DiscoveryWidget(W.VBox):
                          "overlap": None if h.overlap is None else int(h.overlap),
                          "containment": _num(c), "score": float(f"{float(h.score):.4g}"),
                          "program": h.details.get("program", ""),
+                         "equal": "" if "program" in h.details else f"equal values ({h.method})",
                          "method": h.method, "exact": bool(h.exact), "figures": h.figures,
                          "lake_rows": h.lake_rows, "key_ratio": _num(h.key_ratio),
                          "query_ratio": _num(h.query_ratio),
@@ -1294,16 +1305,19 @@ def union_card(hit, query_columns) -> str:
     def shared(r):
         if r["shared values"] is None or r["shared values"] != r["shared values"]:
             return "<td></td>"
-        return (f"<td class='lakejoin-num' title='the lake column has "
+        return (f"<td class='lakejoin-num' data-label='shared' title='the lake column has "
                 f"{int(r['lake values']):,} distinct values'>"
                 f"{int(r['shared values']):,}/{int(r['query values']):,}</td>")
 
+    # data-label: a narrow card (under 430 px, lakejoin.css) shows each row as a block of
+    # labelled figures instead of the table's columns
     body = "".join(
-        "<tr>" + f"<td>{html.escape(str(r['query column']))}</td>"
-        + (f"<td>{html.escape(str(r['lake column']))}</td>"
-           f"<td class='lakejoin-num'><b>{num(r['score'])}</b>"
+        "<tr>" + f"<td class='lakejoin-query-column'>{html.escape(str(r['query column']))}</td>"
+        + (f"<td data-label='\u2190'>{html.escape(str(r['lake column']))}</td>"
+           f"<td class='lakejoin-num' data-label='score'><b>{num(r['score'])}</b>"
            f"{' <i>by name</i>' if r['by name'] else ''}</td>" + shared(r)
-           + "".join(f"<td class='lakejoin-num'>{num(r[e])}</td>" for e in EVIDENCE)
+           + "".join(f"<td class='lakejoin-num' data-label='{e}'>{num(r[e])}</td>"
+                     for e in EVIDENCE)
            if r["lake column"] is not None else
            f"<td colspan='{3 + len(EVIDENCE)}'><i>not aligned: empty in the added rows</i></td>")
         + "</tr>" for _, r in df.iterrows())
