@@ -1929,7 +1929,8 @@ def test_union_mode_lists_aligns_stacks_and_writes_the_code(union_engine):
     hit = want[i]
     assert hit.mapping["where"] == "c1" and hit.mapping["year"] == "c3"
     for a, b, s in hit.alignment:                  # the alignment with per-column scores
-        assert (f"<td>{a}</td><td>{b}</td><td class='lakejoin-num'><b>{s:.2f}</b></td>"
+        assert (f"<td class='lakejoin-query-column'>{a}</td><td data-label='\u2190'>{b}</td>"
+                f"<td class='lakejoin-num' data-label='score'><b>{s:.2f}</b></td>"
                 in w.detail_html.value)
         shared, nq, nl = hit.shared[a]             # the values shared, as counted in the card
         assert (f"title='the lake column has {nl:,} distinct values'>{shared:,}/{nq:,}</td>"
