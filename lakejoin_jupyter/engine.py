@@ -866,6 +866,8 @@ class Hit(Joinable):
         forward = self.details.get("direction") == "query -> lake"
         read = column if forward else self.column
         program = program.renamed({c: str(read) for c in program.columns})
+        program = _unfolded_program(program, frame[column] if forward else whole[self.column],
+                                    whole[self.column] if forward else frame[column])
         same = learned is not None and learned.program.describe() == program.describe()
         if same and not self.key_warning:   # nothing to keep: a flagged hit keeps its flag
             return learned
@@ -1271,6 +1273,36 @@ class _Reach:
 
     def per_row(self) -> str:
         return f"{self.pairs / max(self.rows, 1):.3g}"
+
+
+def _plain_program(program, source):
+    """``program`` without a case change or trimming around its whole output, when the
+    keys it gives on the ``source`` cells compare the same (Auto-Join's deviation 83), or
+    None."""
+    from .join.autojoin.dsl import cell_text, plain_program
+    from .join.keys import compared_keys
+    plain = plain_program(program)
+    if plain is None:
+        return None
+    cells = [cell_text(v) for v in source]
+    name = program.columns[0]
+    a, b = (pd.Series(p.evaluate({name: cells}, len(cells)), dtype=object)
+            for p in (program, plain))
+    return plain if compared_keys(a).tolist() == compared_keys(b).tolist() else None
+
+
+def _unfolded_program(program, source, target):
+    """The hit's ``program`` with the ``source`` rows it folds onto another row's key of
+    ``target`` left unjoined under a guard (Auto-Join's deviation 82)."""
+    from .join.autojoin.constant_fields import unfolded
+    from .join.autojoin.dsl import column_texts
+    from .lake.normalize import normalize_text
+    cells = column_texts(source)
+    outs = program.evaluate({program.columns[0]: cells}, len(cells)) \
+        if len(program.columns) == 1 else []
+    keys = {normalize_text(v) for v in column_texts(target) if v is not None}
+    return unfolded(program, cells, [None if o is None else normalize_text(o) for o in outs],
+                    keys)
 
 
 def _takes_over(candidate: _Reach, kept: _Reach, tie: bool) -> bool:
@@ -2125,7 +2157,7 @@ class Engine:
         mine = [h for h in hits if "program_json" in h.details and len(h.column_ids) == 1]
         if not mine:
             return
-        from .join.autojoin.dsl import Program
+        from .join.autojoin.dsl import Guard, Program, ProgramSet
         name = q.columns[0]
         query_values = (q.frame[name].tolist() if q.frame is not None and name in q.frame.columns
                         else self._query_cells(q))
@@ -2144,9 +2176,17 @@ class Engine:
             if better is not None and better != program:
                 h.details["program_json"] = better.to_json()
                 program = better
+            plain = _plain_program(program, query_values if forward else lake)
+            if plain is not None:   # a case change the comparison folds: not shown (83)
+                h.details["program_json"] = plain.to_json()
+                program = plain
             # shown with the separators as the source's cells write them (display only)
-            h.details["program"] = transform_discovery.shown_as_written(
-                program, query_values if forward else lake).describe()
+            shown = transform_discovery.shown_as_written(program,
+                                                         query_values if forward else lake)
+            if h.details.get("program_guard"):     # rows folded onto another's key (82)
+                shown = ProgramSet(((Guard.from_dict(h.details["program_guard"], "guard"),
+                                     shown),))
+            h.details["program"] = shown.describe()
 
     def _query_cells(self, q: Query) -> list:
         """The query column's cells as written: a lake table's read from the table (its

@@ -42,11 +42,13 @@ import pandas as pd
 from ...errors import QueryError, a_kind
 from ...frames import is_spark_frame
 from ...lake.normalize import normalize_text
+from ...textfold import fold
+from ..keys import compared_keys
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
-from .constant_fields import dropped_fields, replaced_field, writes_digits
+from .constant_fields import dropped_fields, replaced_field, unfolded, writes_digits
 from .composite import key_parts
-from .dsl import (Constant, Program, Substring, apply_frame, cell_text, column_texts,
-                  columns_of, compile_expr)
+from .dsl import (Constant, Program, ProgramSet, Substring, apply_frame, cell_text,
+                  column_texts, columns_of, compile_expr, plain_program)
 from .fuzzy import constrained_fuzzy_join
 from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, generalised,
                     learn_from_set, no_digits, padded_variant, pair_example_sets, spread,
@@ -316,11 +318,33 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
         _estimate(best, src, tcells, groups, partial)
         if not partial:     # an N:1 join trading right keys for more keys (deviation 77)
             best = _one_to_one_instead(best, candidates, passes, src, tcells, groups, src_on)
+        best = _unfold_rows(best, src, tcells, groups, partial)
     pairs = frozenset() if best is None else _joined_pairs(
         best.program, src, tgt, target_columns[best.target_column])
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
                            n_sets, list(target_columns), source_positions=src.positions,
                            target_positions=tgt.positions, joined_pairs=pairs)
+
+
+def _unfold_rows(best: Candidate, src: Table, tcells: list, groups: list,
+                 partial: bool) -> Candidate:
+    """``best`` with its rows folded onto another row's key (a dropped field the other side
+    writes beside the output: "+05:30" -> "UTC+5" beside "UTC+5:30") left unjoined under a
+    guard (constant_fields.unfolded, deviation 82), measured again."""
+    program = best.program
+    if len(program.columns) != 1 or isinstance(program, ProgramSet):
+        return best
+    cells = src.cells(program.columns[0])
+    outs = [None if o is None else _compared(o) for o in
+            program.evaluate({program.columns[0]: cells}, len(cells))]
+    guarded = unfolded(program, cells, outs, {_compared(v) for v in tcells if v is not None})
+    if guarded is program:
+        return best
+    out = dataclasses.replace(best, program=guarded, extra=dict(best.extra))
+    out.extra["unfolded"] = program
+    _coverage(out, src, tcells)
+    _estimate(out, src, tcells, groups, partial)
+    return out
 
 
 def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
@@ -1007,6 +1031,8 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     # final keys on the full tables
     t = time.perf_counter()
     source_keys = apply_frame(best.program, src.frame, src.labels)
+    best, source_keys = _plain(best, src, source_keys)
+    d.best = best
     if part is not None:
         target_keys = apply_frame(part.program, tgt.frame, tgt.labels)
     else:
@@ -1029,6 +1055,27 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     stats["seconds"] = timings
     return AutoJoin.from_search(L, R, src is L, best, part, fuzzy, source_keys, target_keys,
                                 d, stats, settings)
+
+
+def _plain(best: Candidate, src: Table, source_keys: list) -> tuple:
+    """``best`` without a case change or trimming around its whole output when its keys,
+    as the join and its fuzzy step compare them, are the same on every source row (a
+    plain equi-join shown as one: deviation 83), with its keys; else as it is."""
+    plain = plain_program(best.program)
+    if plain is None:
+        return best, source_keys
+    keys = apply_frame(plain, src.frame, src.labels)
+    if _as_compared(keys) != _as_compared(source_keys) or \
+            [k if k is None else fold(k) for k in keys] != \
+            [k if k is None else fold(k) for k in source_keys]:
+        return best, source_keys
+    out = dataclasses.replace(best, program=plain, extra=dict(best.extra))
+    out.extra["plain_of"] = best.program
+    return out, keys
+
+
+def _as_compared(keys) -> list:
+    return compared_keys(pd.Series(list(keys), dtype=object)).tolist()
 
 
 def _direction(found: list, prefer: str | None = None, why: list | None = None):
