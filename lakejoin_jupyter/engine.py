@@ -1872,11 +1872,15 @@ def _at_least_identity(learned, query_column, lake_column):
     if left is None or right is None or query_column not in left.columns \
             or lake_column not in right.columns:
         return learned
+    program = Program((extract(str(query_column), casing="lower", trim=True),))
+    target_program = Program((extract(str(lake_column), casing="lower", trim=True),))
+    # the columns as they are where the comparison folds case and ends alike (deviation 83)
+    plain = _plain_program(program, left[query_column])
+    if plain is not None and _plain_program(target_program, right[lake_column]) is not None:
+        program, target_program = plain, None
     same = AutoJoin(found=True, message="", left=left, right=right,
                     left_name=learned.left_name, right_name=learned.right_name, source="left",
-                    program=Program((extract(str(query_column), casing="lower", trim=True),)),
-                    target_program=Program((extract(str(lake_column), casing="lower",
-                                                    trim=True),)),
+                    program=program, target_program=target_program,
                     source_column=str(query_column), target_column=str(lake_column))
     same.with_right(right)
     identity, other = _Reach.of(same, fuzzy=False), _Reach.of(learned, fuzzy=True)
@@ -1885,7 +1889,9 @@ def _at_least_identity(learned, query_column, lake_column):
     why = _why_taken(identity, other, f"the learned {learned.program.describe()}")
     note = (f"The join is on equal values (case and spacing ignored), the hit's Join: {why}, "
             f"of the {len(left):,} query rows")
-    same.message = f"Found: {same.program.describe()} equals {same.target_program.describe()}."
+    same.message = f"Found: {same.program.describe()} equals " + (
+        f"{same.target_program.describe()}." if same.target_program is not None else
+        f"`{lake_column}` (case and spacing ignored).")
     same.stats = dict(learned.stats, identity=note)
     same.lake, same.explode = learned.lake, learned.explode
     same.aggregates, same.how = learned.aggregates, learned.how

@@ -27,7 +27,9 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       field that varies (year, sign) is learned again reading it, else refused (79);
     - named columns: every branch keys from one of each named side's, else not found; several:
       1:1 through all (64-65); none: a partial program, half+ rows (68); N:1 loses to 1:1 by
-      keys x estimate (77); a named non-key target takes no folding program (80)."""
+      keys x estimate (77); a named non-key target takes no folding program (80);
+    - a row whose dropped varying field the target writes beside its key: unjoined (82);
+      an outer case change or trim the compared keys fold: not shown or written (83)."""
 from __future__ import annotations
 
 import dataclasses
