@@ -1277,8 +1277,8 @@ class _Reach:
 
 def _plain_program(program, source):
     """``program`` without a case change or trimming around its whole output, when the
-    keys it gives on the ``source`` cells compare the same (Auto-Join's deviation 83), or
-    None."""
+    keys it gives on the ``source`` cells compare the same and its distinct keys are one
+    for one (Auto-Join's deviation 83), or None."""
     from .join.autojoin.dsl import cell_text, plain_program
     from .join.keys import compared_keys
     plain = plain_program(program)
@@ -1288,7 +1288,9 @@ def _plain_program(program, source):
     name = program.columns[0]
     a, b = (pd.Series(p.evaluate({name: cells}, len(cells)), dtype=object)
             for p in (program, plain))
-    return plain if compared_keys(a).tolist() == compared_keys(b).tolist() else None
+    one_to_one = a.nunique() == b.nunique() == len(set(zip(a, b)))   # the fuzzy step's keys
+    return plain if one_to_one and compared_keys(a).tolist() == compared_keys(b).tolist() \
+        else None
 
 
 def _unfolded_program(program, source, target):

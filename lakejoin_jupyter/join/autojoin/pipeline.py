@@ -44,7 +44,6 @@ import pandas as pd
 from ...errors import QueryError, a_kind
 from ...frames import is_spark_frame
 from ...lake.normalize import normalize_text
-from ...textfold import fold
 from ..keys import compared_keys
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
 from .constant_fields import dropped_fields, replaced_field, unfolded, writes_digits
@@ -1033,8 +1032,6 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
     # final keys on the full tables
     t = time.perf_counter()
     source_keys = apply_frame(best.program, src.frame, src.labels)
-    best, source_keys = _plain(best, src, source_keys)
-    d.best = best
     if part is not None:
         target_keys = apply_frame(part.program, tgt.frame, tgt.labels)
     else:
@@ -1053,27 +1050,40 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
             stats["fuzzy_skipped"] = (f"more than {limit:,} distinct {side} keys: above "
                                       f"fuzzy_max_values={limit:,}")
         timings["fuzzy"] = time.perf_counter() - t
+    best, source_keys, fuzzy = _plain(best, src, source_keys, fuzzy)
+    d.best = best
     timings["total"] = time.perf_counter() - t0
     stats["seconds"] = timings
     return AutoJoin.from_search(L, R, src is L, best, part, fuzzy, source_keys, target_keys,
                                 d, stats, settings)
 
 
-def _plain(best: Candidate, src: Table, source_keys: list) -> tuple:
+def _plain(best: Candidate, src: Table, source_keys: list, fuzzy) -> tuple:
     """``best`` without a case change or trimming around its whole output when its keys,
-    as the join and its fuzzy step compare them, are the same on every source row (a
-    plain equi-join shown as one: deviation 83), with its keys; else as it is."""
+    as the join compares them, are the same on every source row and its distinct keys one
+    for one (a plain equi-join shown as one: deviation 83), with its keys and the fuzzy
+    step's matches (found on the learned keys) keyed by them; else as they are."""
     plain = plain_program(best.program)
     if plain is None:
-        return best, source_keys
+        return best, source_keys, fuzzy
     keys = apply_frame(plain, src.frame, src.labels)
-    if _as_compared(keys) != _as_compared(source_keys) or \
-            [k if k is None else fold(k) for k in keys] != \
-            [k if k is None else fold(k) for k in source_keys]:
-        return best, source_keys
+    if not _same_partition(keys, source_keys) or \
+            _as_compared(keys) != _as_compared(source_keys):
+        return best, source_keys, fuzzy
     out = dataclasses.replace(best, program=plain, extra=dict(best.extra))
     out.extra["plain_of"] = best.program
-    return out, keys
+    if fuzzy is not None and fuzzy.matches:
+        spelled = dict(zip(source_keys, keys))
+        fuzzy = dataclasses.replace(
+            fuzzy, matches={spelled.get(k, k): v for k, v in fuzzy.matches.items()},
+            probability={spelled.get(k, k): v for k, v in fuzzy.probability.items()})
+    return out, keys, fuzzy
+
+
+def _same_partition(keys, other) -> bool:
+    """Do the two key lists give one key for each of the other's (the fuzzy step's distinct
+    keys the same but for their spelling)?"""
+    return len(set(keys)) == len(set(other)) == len(set(zip(keys, other)))
 
 
 def _as_compared(keys) -> list:
