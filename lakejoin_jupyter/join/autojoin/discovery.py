@@ -27,9 +27,8 @@ a padding is widened where the column's values show a wider width (``widest_padd
 a constant that is a piece of a field varying across the other column is read instead;
 a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped;
 a program joining part of the rows yields to one learned from whole keys in the values;
-outputs of the column's date shapes are tested in its (y, m, d) space (``dates_by_chance``);
-a query value folded onto another's key by a dropped field the column writes beside it is
-not counted as joined, and the program is shown under the guard leaving it out (82).
+date outputs are tested in the column's (y, m, d) space (``dates_by_chance``); a value
+folded by a dropped field the column writes beside its key is not joined (82).
 """
 from __future__ import annotations
 

@@ -22,14 +22,12 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
     - ``_direction``: pairs containing the other's win, unless the other joins 1:1 and most
       extra ones are ties another key column's evidence gives to other rows (71) or namesakes
       lacking its pieces (75); then (unsampled) 1:1 with more rows of both (63), keys, ``prefer``;
-    - learning stops at the most keys a target column holds; (unsampled) 1:1 with as many
-      keys beats outputs reaching a key of 2+ target rows (78); a constant over a source
-      field that varies (year, sign) is learned again reading it, else refused (79);
+    - learning stops at the most keys a target column holds; (unsampled) 1:1 with as many keys
+      beats outputs onto a key of 2+ target rows (78); a varying constant field: read (79);
     - named columns: every branch keys from one of each named side's, else not found; several:
-      1:1 through all (64-65); none: a partial program, half+ rows (68); N:1 loses to 1:1 by
-      keys x estimate (77); a named non-key target takes no folding program (80);
-    - a row whose dropped varying field the target writes beside its key: unjoined (82);
-      an outer case change or trim the compared keys fold: not shown or written (83)."""
+      1:1 through all (64-65); none: partial, half+ rows (68); N:1 loses to 1:1 by keys x
+      estimate (77); a named non-key target: no folding (80); a row folded by a dropped field
+      the target writes beside its key: unjoined (82); outer casing/trim folded: plain (83)."""
 from __future__ import annotations
 
 import dataclasses
