@@ -24,11 +24,10 @@ minority of values without key pairs gets a second draw with its gram partners
 an earlier candidate's program merging query values yields to the column's ``_finer`` one;
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
 a padding is widened where the column's values show a wider width (``widest_padding``);
-a constant that is a piece of a field varying across the other column is read instead;
-a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped;
-a program joining part of the rows yields to one learned from whole keys in the values;
-date outputs are tested in the column's (y, m, d) space (``dates_by_chance``); a value
-folded by a dropped field the column writes beside its key is not joined (82).
+a constant that is a piece of a field varying across the other column is read instead; a hit
+whose small-range numbers (a day cut out of dates) a random draw explains is dropped; a program
+joining part of the rows yields to one learned from whole keys; dates are tested in (y, m, d)
+space (``dates_by_chance``); a value folded by a dropped field the column writes: unjoined (82).
 """
 from __future__ import annotations
 
