@@ -867,6 +867,8 @@ class Hit(Joinable):
         forward = self.details.get("direction") == "query -> lake"
         read = column if forward else self.column
         program = program.renamed({c: str(read) for c in program.columns})
+        program = _unfolded_program(program, frame[column] if forward else whole[self.column],
+                                    whole[self.column] if forward else frame[column])
         same = learned is not None and learned.program.describe() == program.describe()
         if same and not self.key_warning:   # nothing to keep: a flagged hit keeps its flag
             return learned
@@ -1293,6 +1295,38 @@ class _Reach:
 
     def per_row(self) -> str:
         return f"{self.pairs / max(self.rows, 1):.3g}"
+
+
+def _plain_program(program, source):
+    """``program`` without a case change or trimming around its whole output, when the
+    keys it gives on the ``source`` cells compare the same and its distinct keys are one
+    for one (Auto-Join's deviation 83), or None."""
+    from .join.autojoin.dsl import cell_text, plain_program
+    from .join.keys import compared_keys
+    plain = plain_program(program)
+    if plain is None:
+        return None
+    cells = [cell_text(v) for v in source]
+    name = program.columns[0]
+    a, b = (pd.Series(p.evaluate({name: cells}, len(cells)), dtype=object)
+            for p in (program, plain))
+    one_to_one = a.nunique() == b.nunique() == len(set(zip(a, b)))   # the fuzzy step's keys
+    return plain if one_to_one and compared_keys(a).tolist() == compared_keys(b).tolist() \
+        else None
+
+
+def _unfolded_program(program, source, target):
+    """The hit's ``program`` with the ``source`` rows it folds onto another row's key of
+    ``target`` left unjoined under a guard (Auto-Join's deviation 82)."""
+    from .join.autojoin.constant_fields import unfolded
+    from .join.autojoin.dsl import column_texts
+    from .lake.normalize import normalize_text
+    cells = column_texts(source)
+    outs = program.evaluate({program.columns[0]: cells}, len(cells)) \
+        if len(program.columns) == 1 else []
+    keys = {normalize_text(v) for v in column_texts(target) if v is not None}
+    return unfolded(program, cells, [None if o is None else normalize_text(o) for o in outs],
+                    keys)
 
 
 def _takes_over(candidate: _Reach, kept: _Reach, tie: bool) -> bool:
@@ -1891,11 +1925,15 @@ def _at_least_identity(learned, query_column, lake_column):
     if left is None or right is None or query_column not in left.columns \
             or lake_column not in right.columns:
         return learned
+    program = Program((extract(str(query_column), casing="lower", trim=True),))
+    target_program = Program((extract(str(lake_column), casing="lower", trim=True),))
+    # the columns as they are where the comparison folds case and ends alike (deviation 83)
+    plain = _plain_program(program, left[query_column])
+    if plain is not None and _plain_program(target_program, right[lake_column]) is not None:
+        program, target_program = plain, None
     same = AutoJoin(found=True, message="", left=left, right=right,
                     left_name=learned.left_name, right_name=learned.right_name, source="left",
-                    program=Program((extract(str(query_column), casing="lower", trim=True),)),
-                    target_program=Program((extract(str(lake_column), casing="lower",
-                                                    trim=True),)),
+                    program=program, target_program=target_program,
                     source_column=str(query_column), target_column=str(lake_column))
     same.with_right(right)
     identity, other = _Reach.of(same, fuzzy=False), _Reach.of(learned, fuzzy=True)
@@ -1904,7 +1942,9 @@ def _at_least_identity(learned, query_column, lake_column):
     why = _why_taken(identity, other, f"the learned {learned.program.describe()}")
     note = (f"The join is on equal values (case and spacing ignored), the hit's Join: {why}, "
             f"of the {len(left):,} query rows")
-    same.message = f"Found: {same.program.describe()} equals {same.target_program.describe()}."
+    same.message = f"Found: {same.program.describe()} equals " + (
+        f"{same.target_program.describe()}." if same.target_program is not None else
+        f"`{lake_column}` (case and spacing ignored).")
     same.stats = dict(learned.stats, identity=note)
     same.lake, same.explode = learned.lake, learned.explode
     same.aggregates, same.how = learned.aggregates, learned.how
@@ -2178,7 +2218,7 @@ class Engine:
         mine = [h for h in hits if "program_json" in h.details and len(h.column_ids) == 1]
         if not mine:
             return
-        from .join.autojoin.dsl import Program
+        from .join.autojoin.dsl import Guard, Program, ProgramSet
         name = q.columns[0]
         query_values = (q.frame[name].tolist() if q.frame is not None and name in q.frame.columns
                         else self._query_cells(q))
@@ -2197,9 +2237,17 @@ class Engine:
             if better is not None and better != program:
                 h.details["program_json"] = better.to_json()
                 program = better
+            plain = _plain_program(program, query_values if forward else lake)
+            if plain is not None:   # a case change the comparison folds: not shown (83)
+                h.details["program_json"] = plain.to_json()
+                program = plain
             # shown with the separators as the source's cells write them (display only)
-            h.details["program"] = transform_discovery.shown_as_written(
-                program, query_values if forward else lake).describe()
+            shown = transform_discovery.shown_as_written(program,
+                                                         query_values if forward else lake)
+            if h.details.get("program_guard"):     # rows folded onto another's key (82)
+                shown = ProgramSet(((Guard.from_dict(h.details["program_guard"], "guard"),
+                                     shown),))
+            h.details["program"] = shown.describe()
 
     def _query_cells(self, q: Query) -> list:
         """The query column's cells as written: a lake table's read from the table (its

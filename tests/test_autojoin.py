@@ -126,7 +126,8 @@ def test_two_letter_codes_below_q_join_through_the_whole_value():
     # with the values it abbreviates): both directions join every row, the smaller
     # program wins the tie; either program is hand-checked
     assert aj.found and aj.coverage == 12
-    assert aj.program.describe() == 'upper(part 2 (split at ".") of `portal`)'
+    # shown without the upper() the normalized comparison folds (deviation 83)
+    assert aj.program.describe() == 'part 2 (split at ".") of `portal`'
     assert aj.stats["directions"]["left"]["best_coverage"] == 12   # the URL program
     joined = aj.join()
     assert sorted(zip(joined["state"], joined["portal"])) == \

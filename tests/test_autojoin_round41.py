@@ -119,7 +119,7 @@ def test_a_piece_read_from_the_row_refutes_a_constant_does_not():
     # the extra pairs' rows the 1:1 direction joins to no other row (its summary, its
     # "Bold Italic" with a space, do not meet the target's value): not namesakes
     ("autojoin-fresh20/coreutils_info_sections_man_pages",
-     'upper(part 1 (split at "’: ") of part 2 (split at "‘") of `heading`)'),
+     'part 1 (split at "’: ") of part 2 (split at "‘") of `heading`'),   # upper(): 83
     ("autojoin-fresh38/pymupdf_fonts_descriptors_modules",
      'words of part 1 (split at "_") of `module file` (split at case changes, a run of '
      'capitals at the end kept, joined by " ") + " " + words of part 1 (split at ".") of '

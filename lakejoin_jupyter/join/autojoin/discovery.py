@@ -24,10 +24,10 @@ minority of values without key pairs gets a second draw with its gram partners
 an earlier candidate's program merging query values yields to the column's ``_finer`` one;
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
 a padding is widened where the column's values show a wider width (``widest_padding``);
-a constant that is a piece of a field varying across the other column is read instead;
-a hit whose small-range numbers (a day cut out of dates) a random draw explains is dropped;
-a program joining part of the rows yields to one learned from whole keys in the values;
-outputs of the column's date shapes are tested in its (y, m, d) space (``dates_by_chance``).
+a constant that is a piece of a field varying across the other column is read instead; a hit
+whose small-range numbers (a day cut out of dates) a random draw explains is dropped; a program
+joining part of the rows yields to one learned from whole keys; dates are tested in (y, m, d)
+space (``dates_by_chance``); a value folded by a dropped field the column writes: unjoined (82).
 """
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ from ...search.segments import arrow_arrays, value_shape
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from ..preview import COINCIDENCE_WEIGHT, FEW_KEYS, KIND_WEIGHT, key_kind, values_kind
 from .chance import ALPHA, above_chance, code_rates, dates_by_chance, integers, range_tail
-from .constant_fields import SOURCE_SAMPLE, field_keeper, replaced_field
+from .constant_fields import SOURCE_SAMPLE, field_keeper, folded_rows, replaced_field, unfolded
 from .dsl import Program, evaluate_columns
 from .learn import (FORMAT_SAMPLE, Example, LearnSettings, example_sets, generalised,
                     writes_source_field,
@@ -920,6 +920,15 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             measured = whole
             stats["whole_keys"] += 1
         program, forward, joined, made, joins, n_in = measured[:6]
+        shown = program
+        if forward and len(joined):     # rows folded onto another's key: unjoined (dev. 82)
+            outs = [canonical(o) for o in evaluate_columns(
+                program.expr, {program.columns[0]: texts}, len(texts))]
+            shown = unfolded(program, texts, outs, lake.token_set(X))
+            if shown is not program:
+                folded = folded_rows(texts, outs, lake.token_set(X))
+                joined = np.array([i for i in joined.tolist() if i not in folded],
+                                  dtype=np.int64)
         if not len(joined):
             continue
         coverage = float(weights[joined].sum()) / total
@@ -953,7 +962,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             # a forward program's keys are the query's side: that they are few is the
             # query's fact (a note, as the equality search's), the key is the lake column
             query_side, kind, warning = made_kind, other[0], other[1]
-        hits.append((coverage * weight, score, X, program, forward, joined, coverage,
+        hits.append((coverage * weight, score, X, (program, shown), forward, joined, coverage,
                      kind, warning, fan_out(index, X, joins, made, forward, joined,
                                             tokens, weights),
                      query_values_per_key(joined, joins, forward), query_side))
@@ -977,8 +986,8 @@ def pattern_example(index, column_id: int, pattern: str, constants: frozenset,
 
 
 def _candidate(hit, index, tokens, weights) -> Candidate:
-    (weighted, score, X, program, forward, joined, coverage, kind, warning, fan_out, merged,
-     query_side) = hit
+    (weighted, score, X, (program, shown), forward, joined, coverage, kind, warning, fan_out,
+     merged, query_side) = hit
     from ...index.transform_arrays import load
     cols = load(index).columns
     row = cols[cols["column_id"] == X]
@@ -988,7 +997,9 @@ def _candidate(hit, index, tokens, weights) -> Candidate:
     direction = "query -> lake" if forward else "lake -> query"
     return Candidate(
         column_ids=(X,), score=weighted, overlap=int(len(joined)), exact=True,
-        details={"program": program.describe(), "program_json": program.to_json(),
+        details={"program": shown.describe(), "program_json": program.to_json(),
+                 # the guard leaving rows folded onto another's key unjoined (deviation 82)
+                 "program_guard": None if shown is program else shown.branches[0][0].to_dict(),
                  "direction": direction, "coverage": coverage, "key_kind": kind,
                  "key_warning": warning, "key_weight": weighted / coverage if coverage else 1.0,
                  "key_ratio": fan_out[0], "key_ratio_exact": fan_out[1],

@@ -826,6 +826,23 @@ def pattern_of(text, kind: str):
     return _string_pattern(text, kind) if isinstance(text, str) else None
 
 
+def plain_program(program):
+    """``program`` without the case change and the trimming around its whole output (one
+    piece: ``upper(part 2 of tz)``, ``lower(tz with spaces trimmed)``), which the join's
+    comparison folds anyway (keys are compared normalized); None when it has neither. The
+    caller keeps it only where the compared keys are the same (deviation 83)."""
+    if not isinstance(program, Program) or len(program.pieces) != 1:
+        return None
+    piece = program.pieces[0]
+    if isinstance(piece, Trim):
+        piece = Substring(piece)
+    if isinstance(piece, Substring):
+        piece = dataclasses.replace(piece, casing="same")
+        if piece.start is None and piece.stop is None and isinstance(piece.of, Trim):
+            piece = dataclasses.replace(piece, of=piece.of.of)      # the ends' spaces
+    return None if piece == program.pieces[0] else Program((piece,))
+
+
 @dataclass(frozen=True)
 class Guard:
     """True for a row whose ``column`` cell has one of ``patterns`` (of ``kind``)."""

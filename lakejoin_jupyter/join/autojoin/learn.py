@@ -46,7 +46,7 @@ from .dsl import (CASINGS, ENCODINGS, MAP_TABLES, MAPS, Column, Constant, Encode
                   Program, ProgramSet, Replace, SelectK, Split, Substring, Trim, Words,
                   apply_casing, compile_expr, join_words, map_value, select_rest, normalize_space, pad_digits,
                   split_words)
-from .constant_fields import constant_fields, varying_field, writes_varying
+from .constant_fields import constant_fields, varying_field, widened, writes_varying
 
 _TOKENS = re.compile(r"[^\W_]+")
 MAX_SEP_LEN = 3
@@ -1329,26 +1329,8 @@ def format_test(target_values, outputs: Sequence[str] = ()):
     def ok(text: str) -> bool:
         if no_digits(text):
             return True
-        return share_ok(text) and all(share_ok(w) for w in _widened(text, outputs))
+        return share_ok(text) and all(share_ok(w) for w in widened(text, outputs))
     return ok
-
-
-def _widened(text: str, outputs: Sequence[str]) -> set:
-    """``text`` at each place it stands in ``outputs``, widened over the digits around it
-    when it starts or stops between two digits (the texts that differ from it only)."""
-    got = set()
-    for o in outputs:
-        i = o.find(text)
-        while i >= 0:
-            a, b = i, i + len(text)
-            while a > 0 and text[0].isdigit() and o[a - 1].isdigit():
-                a -= 1
-            while b < len(o) and text[-1].isdigit() and o[b].isdigit():
-                b += 1
-            if (a, b) != (i, i + len(text)):
-                got.add(o[a:b])
-            i = o.find(text, i + 1)
-    return got
 
 
 def generalised(program: Program, examples: Sequence[Example], columns: Sequence[str],
@@ -1370,7 +1352,7 @@ def generalised(program: Program, examples: Sequence[Example], columns: Sequence
     outputs = [ex.output for ex in examples]
 
     def ok(text: str) -> bool:   # nor a field the source holds and varies (deviation 79)
-        fields = constant_fields(text) + [f for w in _widened(text, outputs)
+        fields = constant_fields(text) + [f for w in widened(text, outputs)
                                           for f in constant_fields(w)]
         return target_ok(text) and not any(varying_field(sources, f, anchors) is not None
                                            for f in fields)

@@ -22,12 +22,12 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
     - ``_direction``: pairs containing the other's win, unless the other joins 1:1 and most
       extra ones are ties another key column's evidence gives to other rows (71) or namesakes
       lacking its pieces (75); then (unsampled) 1:1 with more rows of both (63), keys, ``prefer``;
-    - learning stops at the most keys a target column holds; (unsampled) 1:1 with as many
-      keys beats outputs reaching a key of 2+ target rows (78); a constant over a source
-      field that varies (year, sign) is learned again reading it, else refused (79);
+    - learning stops at the most keys a target column holds; (unsampled) 1:1 with as many keys
+      beats outputs onto a key of 2+ target rows (78); a varying constant field: read (79);
     - named columns: every branch keys from one of each named side's, else not found; several:
-      1:1 through all (64-65); none: a partial program, half+ rows (68); N:1 loses to 1:1 by
-      keys x estimate (77); a named non-key target takes no folding program (80)."""
+      1:1 through all (64-65); none: partial, half+ rows (68); N:1 loses to 1:1 by keys x
+      estimate (77); a named non-key target: no folding (80); a row folded by a dropped field
+      the target writes beside its key: unjoined (82); outer casing/trim folded: plain (83)."""
 from __future__ import annotations
 
 import dataclasses
@@ -43,11 +43,12 @@ import pandas as pd
 from ...errors import QueryError, a_kind
 from ...frames import is_spark_frame
 from ...lake.normalize import normalize_text
+from ..keys import compared_keys
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
-from .constant_fields import dropped_fields, replaced_field, writes_digits
+from .constant_fields import dropped_fields, replaced_field, unfolded, writes_digits
 from .composite import key_parts
-from .dsl import (Constant, Program, Substring, apply_frame, cell_text, column_texts,
-                  columns_of, compile_expr)
+from .dsl import (Constant, Program, ProgramSet, Substring, apply_frame, cell_text,
+                  column_texts, columns_of, compile_expr, plain_program)
 from .fuzzy import constrained_fuzzy_join
 from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, generalised,
                     learn_from_set, no_digits, padded_variant, pair_example_sets, spread,
@@ -317,11 +318,33 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
         _estimate(best, src, tcells, groups, partial)
         if not partial:     # an N:1 join trading right keys for more keys (deviation 77)
             best = _one_to_one_instead(best, candidates, passes, src, tcells, groups, src_on)
+        best = _unfold_rows(best, src, tcells, groups, partial)
     pairs = frozenset() if best is None else _joined_pairs(
         best.program, src, tgt, target_columns[best.target_column])
     return DirectionResult("", best, candidates, groups, sum(len(g.pairs) for g in groups),
                            n_sets, list(target_columns), source_positions=src.positions,
                            target_positions=tgt.positions, joined_pairs=pairs)
+
+
+def _unfold_rows(best: Candidate, src: Table, tcells: list, groups: list,
+                 partial: bool) -> Candidate:
+    """``best`` with its rows folded onto another row's key (a dropped field the other side
+    writes beside the output: "+05:30" -> "UTC+5" beside "UTC+5:30") left unjoined under a
+    guard (constant_fields.unfolded, deviation 82), measured again."""
+    program = best.program
+    if len(program.columns) != 1 or isinstance(program, ProgramSet):
+        return best
+    cells = src.cells(program.columns[0])
+    outs = [None if o is None else _compared(o) for o in
+            program.evaluate({program.columns[0]: cells}, len(cells))]
+    guarded = unfolded(program, cells, outs, {_compared(v) for v in tcells if v is not None})
+    if guarded is program:
+        return best
+    out = dataclasses.replace(best, program=guarded, extra=dict(best.extra))
+    out.extra["unfolded"] = program
+    _coverage(out, src, tcells)
+    _estimate(out, src, tcells, groups, partial)
+    return out
 
 
 def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
@@ -1128,10 +1151,44 @@ def autojoin(left: pd.DataFrame, right: pd.DataFrame, left_on=None, right_on=Non
             stats["fuzzy_skipped"] = (f"more than {limit:,} distinct {side} keys: above "
                                       f"fuzzy_max_values={limit:,}")
         timings["fuzzy"] = time.perf_counter() - t
+    best, source_keys, fuzzy = _plain(best, src, source_keys, fuzzy)
+    d.best = best
     timings["total"] = time.perf_counter() - t0
     stats["seconds"] = timings
     return AutoJoin.from_search(L, R, src is L, best, part, fuzzy, source_keys, target_keys,
                                 d, stats, settings)
+
+
+def _plain(best: Candidate, src: Table, source_keys: list, fuzzy) -> tuple:
+    """``best`` without a case change or trimming around its whole output when its keys,
+    as the join compares them, are the same on every source row and its distinct keys one
+    for one (a plain equi-join shown as one: deviation 83), with its keys and the fuzzy
+    step's matches (found on the learned keys) keyed by them; else as they are."""
+    plain = plain_program(best.program)
+    if plain is None:
+        return best, source_keys, fuzzy
+    keys = apply_frame(plain, src.frame, src.labels)
+    if not _same_partition(keys, source_keys) or \
+            _as_compared(keys) != _as_compared(source_keys):
+        return best, source_keys, fuzzy
+    out = dataclasses.replace(best, program=plain, extra=dict(best.extra))
+    out.extra["plain_of"] = best.program
+    if fuzzy is not None and fuzzy.matches:
+        spelled = dict(zip(source_keys, keys))
+        fuzzy = dataclasses.replace(
+            fuzzy, matches={spelled.get(k, k): v for k, v in fuzzy.matches.items()},
+            probability={spelled.get(k, k): v for k, v in fuzzy.probability.items()})
+    return out, keys, fuzzy
+
+
+def _same_partition(keys, other) -> bool:
+    """Do the two key lists give one key for each of the other's (the fuzzy step's distinct
+    keys the same but for their spelling)?"""
+    return len(set(keys)) == len(set(other)) == len(set(zip(keys, other)))
+
+
+def _as_compared(keys) -> list:
+    return compared_keys(pd.Series(list(keys), dtype=object)).tolist()
 
 
 def _direction(found: list, prefer: str | None = None, why: list | None = None):
