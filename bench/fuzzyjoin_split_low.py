@@ -58,9 +58,8 @@ def split_joins(cands: dict, ratio: float) -> dict:
     return out
 
 
-def split_corrected(cands: dict, agreed: dict, ratio: float, factor: float) -> dict:
-    """``agreed`` with each split low-ratio join's 1 - p multiplied by ``factor``."""
-    masks = split_joins(cands, ratio)
+def _scaled(agreed: dict, masks: dict, factor: float) -> dict:
+    """``agreed`` with 1 - p multiplied by ``factor`` where ``masks`` is set."""
     out = {}
     for f, p in agreed.items():
         q = p.copy()
@@ -68,6 +67,11 @@ def split_corrected(cands: dict, agreed: dict, ratio: float, factor: float) -> d
         q[m] = np.clip(1.0 - factor * (1.0 - p[m]), 0.0, 1.0)
         out[f] = q
     return out
+
+
+def split_corrected(cands: dict, agreed: dict, ratio: float, factor: float) -> dict:
+    """``agreed`` with each split low-ratio join's 1 - p multiplied by ``factor``."""
+    return _scaled(agreed, split_joins(cands, ratio), factor)
 
 
 def low_joins(cands: dict, ratio: float) -> dict:
@@ -113,14 +117,7 @@ def table_corrected(cands: dict, agreed: dict, ratio: float, prior: float = PRIO
     k = table_factor(cands, agreed, ratio, prior)
     if k == 1.0:
         return {f: p.copy() for f, p in agreed.items()}
-    low = low_joins(cands, ratio)
-    out = {}
-    for f, p in agreed.items():
-        q = p.copy()
-        m = low[f]
-        q[m] = np.clip(1.0 - k * (1.0 - p[m]), 0.0, 1.0)
-        out[f] = q
-    return out
+    return _scaled(agreed, low_joins(cands, ratio), k)
 
 
 def agreed_table(cands: dict, ratio: float = fuzzy.AGREE_RATIO, also=None) -> dict:
