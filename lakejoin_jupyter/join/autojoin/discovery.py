@@ -13,7 +13,9 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    (Auto-Join joins 1:1 or N:1 only) on a key read as a number or year; outputs meeting
    short codes or, read out of the query's values, numbers of a small range
    (``numbers_by_chance``) no more often than chance (chance.py). Numbers of lengths the
-   other side fills (minutes onto ranks 0..248) weigh as a number (``filled_numbers``).
+   other side fills (minutes onto ranks 0..248) weigh as a number (``filled_numbers``);
+   a key written mostly from constants around part of a number (``built_from_constants``)
+   and integers meeting a sequence (``numbers_by_density``) weigh as a row number, flagged.
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
