@@ -47,7 +47,8 @@ from ...search.registry import Candidate, ParamSpec, SearchMethod
 from ...search.segments import arrow_arrays, value_shape
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
 from ..preview import (CHANCE_WEIGHT, COINCIDENCE_WEIGHT, FEW_KEYS, KIND_WEIGHT,
-                       affix_free, chance_containment, key_kind, values_kind)
+                       TYPE_SHARE, affix_free, chance_containment, integers_of, key_kind,
+                       values_kind)
 from .chance import ALPHA, above_chance, code_rates, dates_by_chance, integers, range_tail
 from .constant_fields import SOURCE_SAMPLE, field_keeper, replaced_field
 from .dsl import Program, evaluate_columns
@@ -570,7 +571,8 @@ def numbers_by_density(made, keys: set, program: Program, forward: bool,
     program's outputs forward, the query's values backward) against the other side's,
     each without its common affixes (the program's constants: "RUN-" + 7 padded is 7).
     Integers that a sequence (RUN-001 ... RUN-120) holds all of below its largest meet it
-    whatever they are: atomic numbers meet run ids."""
+    whatever they are: atomic numbers meet run ids. Asked only when both sides are numbers
+    (``TYPE_SHARE`` of their distinct values integers once the affixes are cut)."""
     head, tail = _constant_ends(program)
     limits = (len(head), len(tail))
     outs = [o for o in made if o is not None]
@@ -578,6 +580,9 @@ def numbers_by_density(made, keys: set, program: Program, forward: bool,
         query_side, lake_side = affix_free(outs, limits), affix_free(sorted(keys))
     else:
         query_side, lake_side = affix_free(tokens), affix_free(outs, limits)
+    for side in (query_side, lake_side):   # numbers both: not a code list holding a "1"
+        if len(integers_of(side)) < TYPE_SHARE * len(set(side)):
+            return None
     return chance_containment(query_side, lake_side)
 
 
