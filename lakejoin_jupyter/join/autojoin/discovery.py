@@ -1063,7 +1063,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
                                   else list(joins)):
             weight, kind, warning = min(weight, CHANCE_WEIGHT), "number", BUILT_WARNING
         elif (chance := numbers_by_density(made, keyset, program, forward, tokens)):
-            weight, kind, warning = min(weight, CHANCE_WEIGHT), "row number", chance
+            weight, kind, warning = min(weight, CHANCE_WEIGHT), "number", chance
         if kind in MEASURE_KINDS and many_to_many(
                 made, n_in, lake_is_key(index, X) if forward else
                 len(tokens) >= KEY_RATIO * float(weights.sum())):
