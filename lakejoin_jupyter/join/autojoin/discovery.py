@@ -13,7 +13,9 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
    (Auto-Join joins 1:1 or N:1 only) on a key read as a number or year; outputs meeting
    short codes or, read out of the query's values, numbers of a small range
    (``numbers_by_chance``) no more often than chance (chance.py). Numbers of lengths the
-   other side fills (minutes onto ranks 0..248) weigh as a number (``filled_numbers``).
+   other side fills (minutes onto ranks 0..248) weigh as a number (``filled_numbers``);
+   a key written mostly from constants around part of a number (``built_from_constants``)
+   and integers meeting a sequence (``numbers_by_density``) weigh as a row number, flagged.
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
@@ -44,7 +46,9 @@ from ...lake.normalize import MAX_TOKEN_CHARS, NULL_SPELLINGS, normalize_many, n
 from ...search.registry import Candidate, ParamSpec, SearchMethod
 from ...search.segments import arrow_arrays, value_shape
 from ...search.transform import column_scores, distinct_grams, evidence, gram_partners
-from ..preview import COINCIDENCE_WEIGHT, FEW_KEYS, KIND_WEIGHT, key_kind, values_kind
+from ..preview import (CHANCE_WEIGHT, COINCIDENCE_WEIGHT, FEW_KEYS, KIND_WEIGHT,
+                       TYPE_SHARE, affix_free, chance_containment, integers_of, key_kind,
+                       values_kind)
 from .chance import ALPHA, above_chance, code_rates, dates_by_chance, integers, range_tail
 from .constant_fields import SOURCE_SAMPLE, field_keeper, folded_rows, replaced_field, unfolded
 from .dsl import Program, evaluate_columns
@@ -465,6 +469,121 @@ def _constant_ends(program: Program) -> tuple[str, str]:
             out.append(p.text)
         return out
     return "".join(run(pieces)), "".join(reversed(run(reversed(pieces))))
+
+
+BUILT_WARNING = ("the program writes the key mostly from constants around a few characters "
+                 "of the value it reads (part of a number, or little of the value): matches "
+                 "are likely coincidental")
+CONSTANT_ABOVE = 0.5      # a program writing more than this share of its output as constants
+KEPT_BELOW = 0.25         # and keeping under this share of the value it reads builds the key
+BUILT_SAMPLE = 200        # source values the shares are measured on
+_FIELD_RUN = re.compile(r"[0-9A-Za-z]{2,}")
+
+
+def _piece_span(piece, out: str, src: str, folded: str):
+    """Where in ``src`` a reading piece's output ``out`` comes from: (start, stop), or None
+    when it is not there as written (a padding, a case change of part of it, a mapping)."""
+    from .dsl import Column, Substring
+    if isinstance(piece, Column):
+        return 0, len(src)
+    if isinstance(piece, Substring) and isinstance(piece.of, Column):
+        start, stop, _ = slice(piece.start, piece.stop).indices(len(src))
+        return start, max(start, stop)
+    at = folded.find(out.casefold())
+    return None if at < 0 or not out else (at, at + len(out))
+
+
+def kept_and_constant(program: Program, sources: list) -> tuple[float, float, float]:
+    """Over the ``sources`` the program makes an output of, the mean of: the share of a
+    source value's characters its output holds, the share of the output its constant
+    pieces write (a constant the value itself holds, a year written as "/2025" for dates of
+    2025, counts as read), and whether a piece cuts a number (starts or ends inside a run
+    of digits it does not read whole: the first digit of "18.06"). A piece reading the
+    value counts where it is found in it, else whole (a padding), at most the value's
+    length: "RUN-" + 7 padded keeps all of "7" and writes 4 of 7 characters as constants;
+    "2025-0" + the first digit of "18.06 bar" + "-" + "06" keeps 3 of 9, writes 7 of 10
+    and cuts "18". A constant's digits glued to the digits a piece reads ("2025-0" + "1")
+write part of a number too, a cut of the output's number."""
+    from .dsl import Constant
+    if len(program.columns) != 1 or not sources:
+        return 1.0, 0.0, 0.0
+    name, n = program.columns[0], len(sources)
+    outs = [evaluate_columns(p, {name: sources}, n) for p in program.pieces]
+    kept, const, cut = [], [], []
+    for i, src in enumerate(sources):
+        parts = [o[i] for o in outs]
+        if not src or any(p is None for p in parts):
+            continue
+        total = sum(map(len, parts))
+        if not total:
+            continue
+        folded = src.casefold()
+        covered, unplaced, written, cuts = set(), 0, 0, False
+        glued = any(isinstance(x, Constant) != isinstance(y, Constant) and a and b and
+                    a[-1].isdigit() and b[0].isdigit()
+                    for x, y, a, b in zip(program.pieces, program.pieces[1:], parts, parts[1:]))
+        for piece, out in zip(program.pieces, parts):
+            if isinstance(piece, Constant):
+                held = sum(len(r) for r in _FIELD_RUN.findall(out) if r.casefold() in folded)
+                written += len(out) - held
+                unplaced += held
+                continue
+            span = _piece_span(piece, out, src, folded)
+            if span is None:
+                unplaced += len(out)
+                continue
+            a, b = span
+            covered.update(range(a, b))
+            inside = (a > 0 and a < len(src) and src[a - 1].isdigit() and src[a].isdigit()) or \
+                (0 < b < len(src) and src[b - 1].isdigit() and src[b].isdigit())
+            cuts = cuts or inside
+        if cuts:            # a cut another piece reads on from is no cut ("2" + "6" of 26)
+            cuts = any(src[j].isdigit() and (j + 1 < len(src) and src[j + 1].isdigit() and
+                                             j + 1 not in covered or
+                                             j > 0 and src[j - 1].isdigit() and
+                                             j - 1 not in covered)
+                       for j in covered)
+        kept.append(min(len(covered) + unplaced, len(src)) / len(src))
+        const.append(written / total)
+        cut.append(float(cuts or glued))
+    if not kept:
+        return 1.0, 0.0, 0.0
+    return float(np.mean(kept)), float(np.mean(const)), float(np.mean(cut))
+
+
+def built_from_constants(program: Program, sources: list) -> bool:
+    """Does the program write its key mostly from constants (over ``CONSTANT_ABOVE`` of
+    its output) around a few characters of the value it reads: under ``KEPT_BELOW`` of the
+    value, or a number cut on most values (:func:`kept_and_constant`)? Such a key ("2025-0"
+    + the first digit of a pressure + ...; the day of a date + ".00 bar") meets the other
+    side because its constants match, not because the values name the same thing. A
+    program cutting a part out of a longer value (a symbol out of "Hydrogen (H)") writes no
+    constant, and one wrapping constants around the whole value (an id's prefix, an email's
+    domain) keeps it: neither is."""
+    kept, const, cut = kept_and_constant(program, sources[:BUILT_SAMPLE])
+    return const > CONSTANT_ABOVE and (kept < KEPT_BELOW or cut > 0.5)
+
+
+def numbers_by_density(made, keys: set, program: Program, forward: bool,
+                       tokens: list) -> str | None:
+    """The equality search's chance warning (join/preview.py ``chance_containment``) of a
+    program's join, read on the numbers inside the keys: the query side's numbers (the
+    program's outputs forward, the query's values backward) against the other side's,
+    each without its common affixes (the program's constants: "RUN-" + 7 padded is 7).
+    Integers that a sequence (RUN-001 ... RUN-120) holds all of below its largest meet it
+    whatever they are: atomic numbers meet run ids. Asked only when both sides are numbers
+    (``TYPE_SHARE`` of their distinct values integers once the affixes are cut)."""
+    head, tail = _constant_ends(program)
+    limits = (len(head), len(tail))
+    outs = [o for o in made if o is not None]
+    if forward:
+        query_side, lake_side = affix_free(outs, limits), affix_free(sorted(keys))
+    else:
+        query_side, lake_side = affix_free(tokens), affix_free(outs, limits)
+    for side in (query_side, lake_side):   # numbers both: not a code list holding a "1"
+        if len(integers_of(side)) < TYPE_SHARE * len(set(side)):
+            return None
+    return chance_containment(query_side, lake_side)
 
 
 def numbers_by_chance(made, keys: set, source_is_numbers) -> bool:
@@ -949,6 +1068,11 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
             weight, kind, warning = min(weight, COINCIDENCE_WEIGHT), "number", FILLED_WARNING
         elif wrapped_numbers_by_chance(made, keyset, program):
             weight, kind, warning = min(weight, COINCIDENCE_WEIGHT), "number", WRAPPED_WARNING
+        elif built_from_constants(program, [texts[i] for i in joined.tolist()] if forward
+                                  else list(joins)):
+            weight, kind, warning = min(weight, CHANCE_WEIGHT), "number", BUILT_WARNING
+        elif (chance := numbers_by_density(made, keyset, program, forward, tokens)):
+            weight, kind, warning = min(weight, CHANCE_WEIGHT), "number", chance
         if kind in MEASURE_KINDS and many_to_many(
                 made, n_in, lake_is_key(index, X) if forward else
                 len(tokens) >= KEY_RATIO * float(weights.sum())):
