@@ -1920,14 +1920,14 @@ def test_short_names_show_whole_beside_programs_at_1400(lab, browser, demo_fuzzy
     page.close()
 
 
-@pytest.mark.parametrize("ui", ["notebook7", "jupyterlab"])
+@pytest.mark.parametrize("ui", ["notebook7"])
 def test_find_transformation_on_a_transformation_hit_at_900(lab, browser, spark, demo_index_path,
                                                            ui):
     """Notebook 7 at 900 px: Find transformation on a transformation search's hit writes
     its cell and binds its frame; the page lives on. The steps of newuser22 D5, whose
     renderer died ("Target crashed") as the written cell's editor was drawn, on the user's
     chemistry lake; on the demo lake the crash did not occur (this test passes on main
-    too): it guards the steps, not the cause, which is not found. JupyterLab the same."""
+    too): it guards the steps, not the cause, which is not found."""
     from lakejoin_jupyter.indexing.extend import add_component
     index = lab["root"] / "demo_transform.index"
     if not index.exists():
