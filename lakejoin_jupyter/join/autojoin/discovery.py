@@ -8,14 +8,13 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
 3. rank by joined coverage (the share of query rows whose key equals a value of the other
    side after the program) times the weight of the key's kind, the weaker of the
    program's outputs (their common affixes cut) and the side they are compared with, as
-   the equality search weighs a key (join/preview.py ``usefulness``). Verification stops
+   the equality search weighs a key (join/preview.py ``usefulness``); verification stops
    once k hits outscore the next candidate's share of paired values. Not hits: an N:M join
-   (Auto-Join joins 1:1 or N:1 only) on a key read as a number or year; outputs meeting
-   short codes or, read out of the query's values, numbers of a small range
-   (``numbers_by_chance``) no more often than chance (chance.py). Numbers of lengths the
-   other side fills (minutes onto ranks 0..248) weigh as a number (``filled_numbers``);
-   a key written mostly from constants around part of a number (``built_from_constants``)
-   and integers meeting a sequence (``numbers_by_density``) weigh as a row number, flagged.
+   on a key read as a number or year; outputs meeting short codes or numbers of a small
+   range no more often than chance (``numbers_by_chance``, chance.py). Numbers of lengths
+   the other side fills weigh as a number (``filled_numbers``); keys written mostly from
+   constants around part of a number (``built_from_constants``) and integers meeting a
+   sequence (``numbers_by_density``) weigh as a row number, flagged.
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
@@ -27,9 +26,9 @@ an earlier candidate's program merging query values yields to the column's ``_fi
 the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
 a padding is widened where the column's values show a wider width (``widest_padding``);
 a constant that is a piece of a field varying across the other column is read instead; a hit
-whose small-range numbers (a day cut out of dates) a random draw explains is dropped; a program
-joining part of the rows yields to one learned from whole keys; dates are tested in (y, m, d)
-space (``dates_by_chance``); a value folded by a dropped field the column writes: unjoined (82).
+whose small-range numbers a random draw explains is dropped; a program joining part of the
+rows yields to one learned from whole keys; dates are tested in (y, m, d) space
+(``dates_by_chance``); a value folded by a dropped field the column writes: unjoined (82).
 """
 from __future__ import annotations
 
