@@ -23,8 +23,8 @@ holding its rarest gram), and a residual round learns on the pairs a program lea
 minority of values without key pairs gets a second draw with its gram partners
 (``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
 an earlier candidate's program merging query values yields to the column's ``_finer`` one;
-the query's numbers are also looked up zero-padded (``PAD_DIGITS``: "42" meets "PKG-00042");
-a padding is widened where the column's values show a wider width (``widest_padding``);
+the query's numbers are also looked up zero-padded (``PAD_DIGITS``), a padding widened where
+the column shows a wider width (``widest_padding``);
 a constant that is a piece of a field varying across the other column is read instead; a hit
 whose small-range numbers a random draw explains is dropped; a program joining part of the
 rows yields to one learned from whole keys; dates are tested in (y, m, d) space
