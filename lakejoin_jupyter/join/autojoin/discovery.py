@@ -18,16 +18,15 @@ transformation (thesis ch. 5's searchable transformation joins, with Auto-Join, 
 
 Deviations: the example rows are the index's pairs, not Algorithm 3's q-gram matches, which
 miss values sharing no rare 3-gram (a reformatted date shares only its year); a value paired
-by grams is taught with the value of the column sharing the most gram weight (not one
-holding its rarest gram), and a residual round learns on the pairs a program leaves out; a
-minority of values without key pairs gets a second draw with its gram partners
-(``_minority_draw``); hits rank by coverage weighted by their key's kind, not by coverage;
-an earlier candidate's program merging query values yields to the column's ``_finer`` one;
-the query's numbers are also looked up zero-padded (``PAD_DIGITS``), a padding widened where
-the column shows a wider width (``widest_padding``);
-a constant that is a piece of a field varying across the other column is read instead; a hit
-whose small-range numbers a random draw explains is dropped; a program joining part of the
-rows yields to one learned from whole keys; dates are tested in (y, m, d) space
+by grams is taught with the value of the column sharing the most gram weight, and a residual
+round learns on the pairs a program leaves out; a minority of values without key pairs gets
+a second draw with its gram partners (``_minority_draw``); hits rank by coverage weighted by
+their key's kind; an earlier candidate's program merging query values yields to the column's
+``_finer`` one; the query's numbers are also looked up zero-padded (``PAD_DIGITS``), a
+padding widened where the column shows a wider width (``widest_padding``); a constant that
+is a piece of a field varying across the other column is read instead; a hit whose
+small-range numbers a random draw explains is dropped; a program joining part of the rows
+yields to one learned from whole keys; dates are tested in (y, m, d) space
 (``dates_by_chance``); a value folded by a dropped field the column writes: unjoined (82).
 """
 from __future__ import annotations
