@@ -12,20 +12,9 @@ import pandas as pd
 import pytest
 
 from conftest import lake_engine
+from test_own_takes_no_place import ORDERS, Y2021, Y2022   # the same hand-checked lake
 
 pytestmark = pytest.mark.spark
-
-CITIES = ["Lyon", "Nice", "Brest", "Dijon", "Lille", "Metz"]
-ORDERS = pd.DataFrame({"order_id": [f"O{i:02d}" for i in range(1, 9)],
-                       "city": CITIES + ["Lyon", "Nice"],
-                       "amount": ["12", "40", "7", "19", "33", "25", "8", "61"]})
-Y2022 = pd.DataFrame({"order_id": [f"P{i:02d}" for i in range(1, 7)],
-                      "city": ["Lyon", "Nice", "Brest", "Dijon", "Paris", "Tours"],
-                      "amount": ["5", "14", "22", "9", "30", "17"]})
-Y2021 = pd.DataFrame({"order_id": [f"Q{i:02d}" for i in range(1, 6)],
-                      "city": ["Lyon", "Nice", "Brest", "Rouen", "Caen"],
-                      "amount": ["11", "3", "28", "16", "21"]})
-
 
 @pytest.fixture(scope="module")
 def sales(spark, tmp_path_factory):
