@@ -286,7 +286,8 @@ def test_initials_onto_codes_are_not_rated_as_random_codes():
     from lakejoin_jupyter.join.autojoin import autojoin
     source, target, codes = _initials()
     aj = autojoin(source, target, "name", "code")
-    assert aj.found and aj.program.describe() == "upper(first 2 letters of `name`)"
+    # shown without the upper() the key comparison folds (deviation 83)
+    assert aj.found and aj.program.describe() == "first 2 letters of `name`"
     j = aj.join(fuzzy=False)
     j = j[j["code"].notna()]
     measured = sum(codes[x] == c for x, c in zip(j["name"], j["code"])) / len(j)
