@@ -59,8 +59,10 @@ _SIGN = re.compile(r"[+-](?=[0-9]|$)")
 # a field held at one place by at least this share of the source's distinct values is the
 # source's own field there (deviation 79)
 VARYING_SHARE = 0.5
-# ... or the constant itself held there by at least this many of them (deviation 79)
+# ... or, for a year (YEAR_DIGITS), the constant itself held there by at least this many
+# of them (deviation 79)
 HELD_AT_LEAST = 2
+YEAR_DIGITS = 4
 
 
 def _shape(text: str) -> tuple:
@@ -86,8 +88,8 @@ def varying_field(texts, field: str, anchors=None) -> str | None:
     for a sign, the other sign; else None. The source's field: the place (among the fields
     of one shape) where every one of ``anchors`` (the examples' source texts) holds one
     value, or, without anchors, ``VARYING_SHARE`` of the distinct ``texts`` do, or where
-    that share holds a field of its kind and ``HELD_AT_LEAST`` of them hold ``field``
-    itself (a year of 3 of 8 dates: deviation 79)."""
+    that share holds a field of its kind and ``HELD_AT_LEAST`` of them hold ``field``, a
+    year, itself (a year of 3 of 8 dates: deviation 79)."""
     texts = list(dict.fromkeys(t for t in map(cell_text, texts) if t))[:SOURCE_SAMPLE]
     shapes = [_shape(t) for t in texts]
     if anchors is not None:
@@ -106,10 +108,12 @@ def varying_field(texts, field: str, anchors=None) -> str | None:
                     counts[(len(s), i, f)] = counts.get((len(s), i, f), 0) + 1
                     cover[(len(s), i)] = cover.get((len(s), i), 0) + 1
         least = VARYING_SHARE * max(len(texts), 1)
-        # the constant itself held at a place most values hold a field of its kind, by
-        # HELD_AT_LEAST of them: a minority year (deviation 79), not by a majority only
+        # a year (4 digits) held at a place most values hold a field of its kind, by
+        # HELD_AT_LEAST of them: a minority year (deviation 79); not a day or month, which
+        # a roll-up writes as a constant ("2026-03-01" for the days of March)
         places = {p for p, n in counts.items() if n >= least or
-                  (p[2] == field and n >= HELD_AT_LEAST and cover[p[:2]] >= least)}
+                  (p[2] == field and len(field) == YEAR_DIGITS and n >= HELD_AT_LEAST
+                   and cover[p[:2]] >= least)}
     for n, i, own in sorted(places):
         if own != field:
             if own in "+-":
