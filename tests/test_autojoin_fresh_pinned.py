@@ -1,8 +1,9 @@
 """The committed Auto-Join case sets made from pinned sources, fresh12 to fresh26 and fresh28 to
-fresh43 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
+fresh44 (bench/data/autojoin-fresh<N>; fresh12 tuned on since round 15, fresh13 since round 16,
 fresh14, fresh15, fresh16, fresh17, fresh18, fresh19, fresh20, fresh21, fresh22, fresh23,
 fresh24, fresh25, fresh26, fresh28, fresh29, fresh30, fresh31, fresh32, fresh33, fresh34,
-fresh35, fresh36, fresh37, fresh38, fresh39, fresh40, fresh41, fresh42 and fresh43 never), meet
+fresh35, fresh36, fresh37, fresh38, fresh39, fresh40, fresh41, fresh42, fresh43 and fresh44
+never), meet
 their admission criteria
 (bench/results/autojoin_fresh<N>_cases.md),
 checked with the case maker's hand-written reference functions only (no learner runs here,
@@ -23,7 +24,8 @@ for fresh39, its Maven jars in the folder AUTOJOIN_FRESH39_DOWNLOADS names; for 
 Rust 1.95.0 toolchain rustup installs, in the folder AUTOJOIN_FRESH40_DOWNLOADS names; for
 fresh41, the CUDA 13.0 wheels installed in the folder AUTOJOIN_FRESH41_DOWNLOADS names; for
 fresh42, the torch 2.13.0+cpu and 2.14.1 wheels in the folder AUTOJOIN_FRESH42_DOWNLOADS names;
-for fresh43, its eight PyPI wheels in the folder AUTOJOIN_FRESH43_DOWNLOADS names); the
+for fresh43, its eight PyPI wheels in the folder AUTOJOIN_FRESH43_DOWNLOADS names; for fresh44,
+its seven PyPI wheels in the folder AUTOJOIN_FRESH44_DOWNLOADS names); the
 regeneration test skips, naming
 what differs, where they are not here. No test downloads.
 """
@@ -175,6 +177,11 @@ ALLOWED_42 = {"re"}
 # module is read for its tables and nothing of the wheels is installed, imported, run or
 # loaded.
 ALLOWED_43 = {"re"}
+# The modules fresh44's section of the case maker may import: re (parsing the URDF, the
+# reStructuredText, the Python modules, the C headers, the METADATA, RECORDs and change log as
+# text); the wheels are read through the shared reader (the unzip program). No module is read
+# for its tables and nothing of the wheels is installed, imported, run or loaded.
+ALLOWED_44 = {"re"}
 # The modules the shared archive reader of the sets read from downloads (fresh32 on,
 # bench/autojoin_case_tools.py, outside every set's section) may import: hashlib (the pins),
 # json (JSON members), shutil (removing an earlier unpacking), subprocess (the tar, unzip,
@@ -474,6 +481,13 @@ FIGURES = {
                        ("torch", "torchvision", "ATen", "torchgen", "c10"),
                        ("pysam_config_htslib_defines",
                         lambda r: f"#define {r['variable']} {r['value']}")),
+    # read from PyPI wheels (zip archives) in the downloads folder, no system folder; the path
+    # words held here are the wheels fresh43's cases read
+    "fresh44": Figures(ALLOWED_44, (),
+                       ("cantera", "ezdxf", "pyscf", "lm_eval", "ortools", "pysam", "ale_py",
+                        "wasmtime"),
+                       ("glfw_functions_c_names",
+                        lambda r: "glfw_" + r["function"])),
 }
 
 
@@ -567,6 +581,36 @@ def test_regenerated_cases_are_identical(name, tmp_path):
 # Per set: rows written by hand (case, source row as a dict of cells, the target key its
 # reference function writes), so a broken reference function cannot pass unseen.
 HAND_CHECKED = {
+    "fresh44": [
+        ("a1_urdf_meshes_record_files",
+         {"link": "FR_hip", "mesh file": "meshes/hip.obj", "scale": "1 1 1"},
+         "pybullet_data/a1/meshes/hip.obj"),
+        ("pygame_examples_readme_files", {"example": "aliens.py", "description": ""},
+         "pygame/examples/aliens.py"),
+        ("glfw_functions_c_names", {"function": "get_version", "parameters": "", "line": "1"},
+         "glfwGetVersion"),
+        ("glfw_functions_c_names",
+         {"function": "set_window_should_close", "parameters": "window, value", "line": "1"},
+         "glfwSetWindowShouldClose"),
+        ("qhull_io_reentrant_declarations",
+         {"libqhull declaration": "void qh_printfacet(FILE *fp, facetT *facet);",
+          "io.h line": "1"}, "void qh_printfacet(qhT *qh, FILE *fp, facetT *facet);"),
+        ("qhull_io_reentrant_declarations",
+         {"libqhull declaration": "void qh_produce_output(void);", "io.h line": "1"},
+         "void qh_produce_output(qhT *qh);"),
+        ("pil_plugins_image_formats", {"plugin module": "JpegImagePlugin", "position": "22"},
+         "JPEG"),
+        ("pil_plugins_image_formats",
+         {"plugin module": "GribStubImagePlugin", "position": "15"}, "GRIB"),
+        ("sklearn_min_dependencies_requirements",
+         {"package": "matplotlib", "minimum version": "3.3.4",
+          "tags": "benchmark, docs, examples, tests"},
+         'Requires-Dist: matplotlib>=3.3.4; extra == "benchmark"'),
+        ("soundfile_release_dates_us",
+         {"release date": "2013-08-27", "version": "V0.1.0", "released by": ""}, "08/27/2013"),
+        ("qhull_changes_release_dates_iso",
+         {"release": "Qhull 2019.1", "date": "2019/06/21", "note": ""}, "2019-06-21"),
+    ],
     "fresh43": [
         ("cantera_constants_python_names",
          {"Cython declaration": 'cdef double CxxGasConstant "Cantera::GasConstant"',
@@ -1374,6 +1418,20 @@ HAND_CHECKED = {
 # Per set: (case, source row, a key its reference function must not write): the
 # exceptions of a format that the reference function leaves as they are.
 NOT_WRITTEN = {
+    "fresh44": [    # GLFW spells GUID in capitals; Pillow's JPEG 2000 plugin is "Jpeg2K";
+                    # Qhull's pure functions keep their declaration; conda-lock is pinned
+        ("glfw_functions_c_names",
+         {"function": "get_joystick_guid", "parameters": "joystick_id", "line": "1"},
+         "glfwGetJoystickGUID"),
+        ("pil_plugins_image_formats", {"plugin module": "Jpeg2KImagePlugin", "position": "23"},
+         "JPEG2000"),
+        ("qhull_io_reentrant_declarations",
+         {"libqhull declaration": "int qh_compare_facetarea(const void *p1, const void *p2);",
+          "io.h line": "1"}, "int qh_compare_facetarea(const void *p1, const void *p2);"),
+        ("sklearn_min_dependencies_requirements",
+         {"package": "conda-lock", "minimum version": "2.5.6", "tags": "maintenance"},
+         'Requires-Dist: conda-lock==2.5.6; extra == "maintenance"'),
+    ],
     "fresh43": [    # Cantera's C++ name abbreviates Stefan-Boltzmann; Gaussian's keyword
                     # drops the database's spaces; "n-" is the normal chain, not the locant
         ("cantera_constants_python_names",
