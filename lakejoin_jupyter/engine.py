@@ -1639,7 +1639,8 @@ class SearchResult(Sequence):
 
     def __repr__(self):
         head = (f"{len(self.hits)} hit(s) for {', '.join(map(str, self.query.columns))} "
-                f"(|Q|={self.query.size_label}, {self.query.n_rows} rows, {self.how})")
+                f"(|Q|={self.query.size_label}, {self.query.n_rows} rows, {self.how}; "
+                f"ranked by {RANK_WORDS[self.rank]})")
         notes = [f"note: {n}" for n in self.notes]     # as the HTML and union's repr show them
         if not self.hits:
             return "\n".join([head, self.empty_message, *notes])

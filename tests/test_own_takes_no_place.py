@@ -58,6 +58,9 @@ def test_k1_lists_the_best_other_table_and_names_the_own_one(sales, rank):
                                 ("sales/orders_2021", False)][:k]
         assert res.own_left_out == [OWN] and len(res) == k
         assert repr(res).startswith(f"{k} hit(s) for city")
+        # the text states its ranking, as the HTML, the widget and the CLI do (newuser23 D3)
+        words = {"overlap": "overlap", "useful": "usefulness"}[rank]
+        assert repr(res).splitlines()[0].endswith(f"; ranked by {words})")
         assert f"<b>{k}</b> joinable column(s)" in res._repr_html_()
         also = (f"Also matching: {OWN}, not counted: listed only when fewer than {k} other "
                 f"columns qualify; include_own=False (--no-own) leaves it out.")
