@@ -44,6 +44,8 @@ from .search import (bruteforce, bruteforce_nary, distributed, josie, lshensembl
                      mergelist, pexeso, probeset)
 from .search.registry import Candidate, SearchMethod, SearchParams
 from .join.autojoin import discovery as transform_discovery
+from .join.autojoin.choice import (Reach, plain_program_on, reaches_further, takes_over,
+                                   unfolded_program, why_taken)
 
 MAX_QUERY_VALUES = 1_000_000   # distinct values taken from a Spark DataFrame query column
 RANKS = ("overlap", "useful")
@@ -776,10 +778,10 @@ class Hit(Joinable):
         rows for the row sampling (thesis §4.5), and learning on every row is slow. A tie
         between the two directions goes to the hit's (Auto-Join's ``prefer``). Where the
         hit's column repeats on those rows, it learns again with every column of the table
-        and keeps the narrower join (:func:`_takes_over`). A table not large next to the
+        and keeps the narrower join (:func:`takes_over`). A table not large next to the
         query (:data:`LARGE_PARTNER`) is also learned on whole, the rows the hit's program
-        misses included, and that join kept when it reaches further (:func:`_reaches_further`).
-        The hit's own program is kept against the one learned as :func:`_takes_over` says, as
+        misses included, and that join kept when it reaches further (:func:`reaches_further`).
+        The hit's own program is kept against the one learned as :func:`takes_over` says, as
         is, for an equality hit, the identity (:func:`_at_least_identity`)."""
         frame = df if df is not None else (self._query.frame if self._query is not None else None)
         if frame is None:
@@ -827,21 +829,21 @@ class Hit(Joinable):
         if len(whole.columns) > 1 and len(rows) > 1.5 * max(partners.nunique(), 1):
             # the hit's column repeats on the rows it joins (a prefix of "s3.us-east-1..."
             # is on every region's row): a program reading more of the table's columns may
-            # join each query row to one row (taken as _takes_over says, a tie to the hit's)
+            # join each query row to one row (taken as takes_over says, a tie to the hit's)
             wider = self._autojoin_on(asked, left_on, whole, rows, None, options)
-            if wider.found and (not result.found or _takes_over(
-                    _Reach.of(wider, fuzzy=False), _Reach.of(result, fuzzy=False), tie=False)):
+            if wider.found and (not result.found or takes_over(
+                    Reach.of(wider, fuzzy=False), Reach.of(result, fuzzy=False), tie=False)):
                 result = wider
         if len(rows) < len(whole) and not _large_partner(len(whole), len(frame)):
             # a table not large next to the query: learned on all its rows too, the rows the
             # hit's program misses included ("de_DE.UTF-8" beside "aa_DJ"), and kept when
-            # its join reaches further (:func:`_reaches_further`)
+            # its join reaches further (:func:`reaches_further`)
             everything = self._autojoin_on(asked, left_on, whole, np.arange(len(whole)),
                                            [self.column], options)
-            if everything.found and _reaches_further(everything, result):
+            if everything.found and reaches_further(everything, result):
                 result = everything
         # the hit's own program, verified on the whole column: where nothing was learned,
-        # or in place of the learned one as _takes_over says (a flagged hit keeps its flag)
+        # or in place of the learned one as takes_over says (a flagged hit keeps its flag)
         result = self._own_program(frame, left_on[0], whole, program, result, options,
                                    learned=result if result.found else None)
         result.left = frame         # joined and written as code with every query column
@@ -860,15 +862,15 @@ class Hit(Joinable):
         rows (a coincidence the search flagged: days of the month equal to port numbers,
         whose rows share no 3-gram to learn from); else in place of the program ``learned``
         (on the hit's partner rows alone, which may all share a month and day the learned
-        program then writes as a constant) where :func:`_takes_over` takes it, a tie going
+        program then writes as a constant) where :func:`takes_over` takes it, a tie going
         to the hit's, and ``learned`` otherwise. Find transformation joins what the hit
         showed, and says why."""
         from .join.autojoin.result import AutoJoin
         forward = self.details.get("direction") == "query -> lake"
         read = column if forward else self.column
         program = program.renamed({c: str(read) for c in program.columns})
-        program = _unfolded_program(program, frame[column] if forward else whole[self.column],
-                                    whole[self.column] if forward else frame[column])
+        program = unfolded_program(program, frame[column] if forward else whole[self.column],
+                                   whole[self.column] if forward else frame[column])
         same = learned is not None and learned.program.describe() == program.describe()
         if same and not self.key_warning:   # nothing to keep: a flagged hit keeps its flag
             return learned
@@ -881,14 +883,14 @@ class Hit(Joinable):
                        target_column=str(self.column if forward else column),
                        stats={"learned_on": failed.stats.get("learned_on")}).with_right(whole)
         if learned is not None:
-            own, other = _Reach.of(out, fuzzy=False), _Reach.of(learned, fuzzy=True)
-            if not _takes_over(own, other, tie=True):
+            own, other = Reach.of(out, fuzzy=False), Reach.of(learned, fuzzy=True)
+            if not takes_over(own, other, tie=True):
                 return learned
             if same:
                 note = ("The search's own program, verified on the whole column; Auto-Join "
                         "learned the same one from the rows it joins")
             else:
-                note = ("The search's own program, verified on the whole column: " + _why_taken(
+                note = ("The search's own program, verified on the whole column: " + why_taken(
                     own, other, "the one Auto-Join learned from the rows it joins ("
                     f"{learned.program.describe()})"))
             message = f"{note}."
@@ -1277,97 +1279,6 @@ def _columns_label(hit: Hit) -> str:
 def _large_partner(table_rows: int, query_rows: int) -> bool:
     """A lake table large next to the query (:data:`LARGE_PARTNER`)."""
     return table_rows >= LARGE_PARTNER[0] and table_rows >= LARGE_PARTNER[1] * max(query_rows, 1)
-
-
-@dataclass(frozen=True)
-class _Reach:
-    """What a join of the query (the left table) with a lake table reaches: the query rows
-    it joins, its (query row, lake row) pairs and the distinct lake rows among them."""
-    rows: int
-    pairs: int
-    lake_rows: int
-
-    @classmethod
-    def of(cls, result, fuzzy: bool) -> "_Reach":
-        """An Auto-Join result's join, its fuzzy step included or not."""
-        pairs = result.pairs(fuzzy=fuzzy) if result.found else []
-        return cls(len({i for i, _ in pairs}), len(pairs), len({j for _, j in pairs}))
-
-    def per_row(self) -> str:
-        return f"{self.pairs / max(self.rows, 1):.3g}"
-
-
-def _plain_program(program, source):
-    """``program`` without a case change or trimming around its whole output, when the
-    keys it gives on the ``source`` cells compare the same and its distinct keys are one
-    for one (Auto-Join's deviation 83), or None."""
-    from .join.autojoin.dsl import cell_text, plain_program
-    from .join.keys import compared_keys
-    plain = plain_program(program)
-    if plain is None:
-        return None
-    cells = [cell_text(v) for v in source]
-    name = program.columns[0]
-    a, b = (pd.Series(p.evaluate({name: cells}, len(cells)), dtype=object)
-            for p in (program, plain))
-    one_to_one = a.nunique() == b.nunique() == len(set(zip(a, b)))   # the fuzzy step's keys
-    return plain if one_to_one and compared_keys(a).tolist() == compared_keys(b).tolist() \
-        else None
-
-
-def _unfolded_program(program, source, target):
-    """The hit's ``program`` with the ``source`` rows it folds onto another row's key of
-    ``target`` left unjoined under a guard (Auto-Join's deviation 82)."""
-    from .join.autojoin.constant_fields import unfolded
-    from .join.autojoin.dsl import column_texts
-    from .lake.normalize import normalize_text
-    cells = column_texts(source)
-    outs = program.evaluate({program.columns[0]: cells}, len(cells)) \
-        if len(program.columns) == 1 else []
-    keys = {normalize_text(v) for v in column_texts(target) if v is not None}
-    return unfolded(program, cells, [None if o is None else normalize_text(o) for o in outs],
-                    keys)
-
-
-def _takes_over(candidate: _Reach, kept: _Reach, tie: bool) -> bool:
-    """Whether ``candidate`` replaces ``kept`` (two joins of the same query with the same
-    lake table): it joins more query rows; or as many, each to fewer lake rows on average
-    (through fewer pairs); a candidate joining no row never. On exactly as many rows through
-    as many pairs, ``tie`` decides. The one rule ``Hit.autojoin`` keeps a join by: the hit's
-    own program or, for an equality hit, the identity (``tie``: the hit's join stays) against
-    the program learned (counted with its fuzzy step, as it joins), and the program learned
-    on every column against the one learned on the hit's column (``tie``: the hit's column
-    stays; both the programs' own joins). :func:`_reaches_further` alone differs, on purpose:
-    learned on the whole table, a program joining as many query rows to *more* lake rows
-    reaches the rows the hit's program misses ("de_DE.UTF-8" beside "aa_DJ")."""
-    if candidate.rows == 0 or candidate.rows < kept.rows:
-        return False
-    if candidate.rows > kept.rows:
-        return True
-    return candidate.pairs < kept.pairs or (candidate.pairs == kept.pairs and tie)
-
-
-def _why_taken(candidate: _Reach, kept: _Reach, name: str) -> str:
-    """Why :func:`_takes_over` took ``candidate`` over ``kept`` (the program ``name``), in
-    the user's words."""
-    if candidate.rows > kept.rows:
-        return (f"it joins {candidate.rows:,} query rows, {name} {kept.rows:,}")
-    if candidate.pairs < kept.pairs:
-        return (f"it joins as many query rows ({candidate.rows:,}) as {name}, each to fewer "
-                f"lake rows ({candidate.per_row()} on average, against {kept.per_row()})")
-    return (f"it joins the same number of query rows ({candidate.rows:,}) as {name}, each "
-            f"to as many lake rows ({candidate.per_row()} on average)")
-
-
-def _reaches_further(other, result) -> bool:
-    """``other`` (an Auto-Join result, learned on the whole table) joins more of the query's
-    rows than ``result`` (learned on the hit's partner rows), or as many through more of
-    the lake table's rows (the programs' own joins, without the fuzzy step): MaxByCoverage,
-    from the query's side. Not :func:`_takes_over`: its docstring says why."""
-    if not result.found:
-        return True
-    got, have = _Reach.of(other, fuzzy=False), _Reach.of(result, fuzzy=False)
-    return (got.rows, got.lake_rows) > (have.rows, have.lake_rows)
 
 
 def _joinability_reaching(matched: int, n_query: int) -> float:
@@ -1913,7 +1824,7 @@ def _add_stats(stats: dict, more: dict, m: SearchMethod) -> None:
 
 
 def _at_least_identity(learned, query_column, lake_column):
-    """``learned`` (Auto-Join on an equality hit's columns) or, where :func:`_takes_over`
+    """``learned`` (Auto-Join on an equality hit's columns) or, where :func:`takes_over`
     takes it (a tie to the identity), the identity: both columns as the index compares them
     where the language can say it (ends trimmed, inner spaces one, lower case on both
     sides). Auto-Join started from an equality hit never joins fewer query rows than the
@@ -1929,18 +1840,18 @@ def _at_least_identity(learned, query_column, lake_column):
     program = Program((extract(str(query_column), casing="lower", trim=True),))
     target_program = Program((extract(str(lake_column), casing="lower", trim=True),))
     # the columns as they are where the comparison folds case and ends alike (deviation 83)
-    plain = _plain_program(program, left[query_column])
-    if plain is not None and _plain_program(target_program, right[lake_column]) is not None:
+    plain = plain_program_on(program, left[query_column])
+    if plain is not None and plain_program_on(target_program, right[lake_column]) is not None:
         program, target_program = plain, None
     same = AutoJoin(found=True, message="", left=left, right=right,
                     left_name=learned.left_name, right_name=learned.right_name, source="left",
                     program=program, target_program=target_program,
                     source_column=str(query_column), target_column=str(lake_column))
     same.with_right(right)
-    identity, other = _Reach.of(same, fuzzy=False), _Reach.of(learned, fuzzy=True)
-    if not _takes_over(identity, other, tie=True):
+    identity, other = Reach.of(same, fuzzy=False), Reach.of(learned, fuzzy=True)
+    if not takes_over(identity, other, tie=True):
         return learned
-    why = _why_taken(identity, other, f"the learned {learned.program.describe()}")
+    why = why_taken(identity, other, f"the learned {learned.program.describe()}")
     note = (f"The join is on equal values (case and spacing ignored), the hit's Join: {why}, "
             f"of the {len(left):,} query rows")
     same.message = f"Found: {same.program.describe()} equals " + (
@@ -2238,7 +2149,7 @@ class Engine:
             if better is not None and better != program:
                 h.details["program_json"] = better.to_json()
                 program = better
-            plain = _plain_program(program, query_values if forward else lake)
+            plain = plain_program_on(program, query_values if forward else lake)
             if plain is not None:   # a case change the comparison folds: not shown (83)
                 h.details["program_json"] = plain.to_json()
                 program = plain

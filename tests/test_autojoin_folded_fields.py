@@ -93,10 +93,10 @@ def test_autojoin_leaves_the_folded_row_unjoined_and_its_code_agrees():
 
 def test_hit_program_on_the_users_offsets_is_guarded():
     """The search hit's own program, as Find transformation verifies it on the whole column
-    (engine ``_unfolded_program``): Kolkata's row is left unjoined, the others keep theirs."""
-    from lakejoin_jupyter.engine import _unfolded_program
+    (``choice.unfolded_program``): Kolkata's row is left unjoined, the others keep theirs."""
+    from lakejoin_jupyter.join.autojoin.choice import unfolded_program
     program = _hours_program()
-    guarded = _unfolded_program(program, pd.Series(OFFSETS), pd.Series(LABELS))
+    guarded = unfolded_program(program, pd.Series(OFFSETS), pd.Series(LABELS))
     got = guarded.evaluate({"offset": OFFSETS}, len(OFFSETS))
     assert got == [None if o == "+05:30" else _utc(o) for o in OFFSETS]
 

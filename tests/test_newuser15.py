@@ -84,7 +84,7 @@ def test_find_transformation_on_an_equality_hit_joins_what_the_equality_joins(st
     assert out.ok, out.summary
     assert out.joined["Name"].notna().sum() == 18
     assert "100%" not in out.summary
-    # why the identity was kept, with the counts (engine._takes_over, _why_taken)
+    # why the identity was kept, with the counts (choice.takes_over, why_taken)
     assert re.search(r"equal values \(case and spacing ignored\), the hit's Join: it joins 18 "
                      r"query rows, the learned .* 17, of the 20 query rows", out.summary), \
         out.summary

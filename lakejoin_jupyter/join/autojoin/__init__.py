@@ -7,7 +7,8 @@ differently, by learning the transformation program that makes them equi-join.
 
 Modules: dsl (the language), pairs (q-gram row pairs, §4.4.1), learn (Algorithms 4-5),
 programset (ordered program sets, estimated precision), sampling (§4.5), fuzzy (§4.6),
-composite (§4.4.3), pipeline (both directions), result (the AutoJoin answer).
+composite (§4.4.3), pipeline (both directions), result (the AutoJoin answer), choice (which
+join of a hit ``Hit.autojoin`` keeps).
 """
 from .dsl import Program, ProgramSet
 from .pipeline import AutoJoinInputError, AutoJoinSettings, autojoin
