@@ -12,6 +12,7 @@ from lakejoin_jupyter.join.autojoin.dsl import (Column, Constant, Program, Progr
                                                 SelectK, Split, Substring, Trim,
                                                 plain_program)
 from lakejoin_jupyter.join.autojoin.learn import Example, try_learn_transform
+from test_autojoin_varying_field import assert_no_date_joins_another_year
 
 # the user's frame (meetings.csv) and the lake's labels (offsets/utc_labels.csv)
 OFFSETS = ["+01:00", "+01:00", "-05:00", "-08:00", "+09:00", "+11:00", "-03:00", "+02:00",
@@ -172,7 +173,6 @@ def test_minority_year_no_output_joins_another_year(years, days):
     """As test_autojoin_varying_field's property, with the lake's year held by 2 or 3 of
     the 8 dates only (a minority): whatever program is learned and not refused, no output
     joins a lake date of another year than its source's."""
-    from test_autojoin_varying_field import assert_no_date_joins_another_year
     assert_no_date_joins_another_year(years, days)
 
 
