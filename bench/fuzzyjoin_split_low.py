@@ -20,12 +20,12 @@ on a ``bench/fuzzyjoin_replay.py`` dump:
   min(|left|, |right|, REF_SAMPLE) left values, each joined as a right value would be,
   against the other left values, with the negative rules and the family search): none has
   its partner there, so those that reach the ratios of the function's near-sure low-ratio
-  joins (rated NEAR_SURE or more) are nulls the model rates near-sure. The floor is the
-  nulls the table expects there, pi0 N (their share r of the reference queries), over the
+  joins (rated NEAR_SURE or more; a share r of the queries) are nulls the model rates
+  near-sure. The floor is the nulls the table expects there, pi0 N r (pi0 N: the
+  function's estimated nulls among its N right values with a ratio), over the N_sure
   near-sure joins: min(1, pi0 N r / N_sure) (``floor_corrected``).
 
-``measure`` prints per dataset the table's factor (and with ``--floor`` the near-sure
-check of round 31: the union's near-sure low-ratio joins, wrong against the floors) beside the chosen union's wrong /
+``measure`` prints per dataset the table's factor beside the chosen union's wrong /
 expected ratio of its low-ratio joins, and over the chosen unions the split, unanimous and
 high-ratio joins' wrong rows against their expected count (sum of 1 - rating);
 ``SPLIT_FACTOR`` is the split joins' ratio pooled over the development split.
@@ -34,7 +34,8 @@ high-ratio joins' wrong rows against their expected count (sum of 1 - rating);
     python bench/fuzzyjoin_split_low.py --work W --variant split --set fuzzy.STANDARD_ERRORS=1 \\
         --out dev_split.csv
 
-The family distances are cached in ``W/family/`` (bench/fuzzyjoin_agree_replay.py).
+The family distances are cached in ``W/family/`` (bench/fuzzyjoin_agree_replay.py), the
+reference ratios in ``W/refself/``.
 """
 from __future__ import annotations
 
