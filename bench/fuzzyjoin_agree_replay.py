@@ -25,13 +25,20 @@ def prepare(d: dict) -> None:
         d["raw"][fn]["r_near"] = near
 
 
-def run(doc: str, variants, agreed: dict, argv=None, configure=None, subcommands=None):
+def run(doc: str, variants, agreed: dict, argv=None, configure=None, subcommands=None,
+        also_prepare=None):
     """``replay.variant_run`` with the family distances: ``agreed`` maps a variant to the
     function that replaces ``fuzzy.agreed_probability`` (a variant not in it: the join's
-    own), ``configure(variant)``, if given, sets anything else the variant changes."""
+    own), ``configure(variant)``, if given, sets anything else the variant changes;
+    ``also_prepare(d)``, if given, runs per dataset after the family distances."""
     def setup(variant: str) -> None:
         fuzzy.agreed_probability = agreed.get(variant, JOIN_AGREED)
         if configure is not None:
             configure(variant)
-    return replay.variant_run(doc, variants, argv, configure=setup, prepare=prepare,
+
+    def prepared(d: dict) -> None:
+        prepare(d)
+        if also_prepare is not None:
+            also_prepare(d)
+    return replay.variant_run(doc, variants, argv, configure=setup, prepare=prepared,
                               state=STATE, suites=SUITES, subcommands=subcommands)

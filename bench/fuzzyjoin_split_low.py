@@ -1,5 +1,5 @@
-"""Calibration rounds 29-30 (bench/results/fuzzyjoin_calibration.md): low-ratio joins'
-error rate corrected by a measured factor.
+"""Calibration rounds 29-31 (bench/results/fuzzyjoin_calibration.md): low-ratio joins'
+error rate corrected by a measured factor (29-30) or floor (31).
 
 A join whose ratio s1 = d1 / d2 is at most ``fuzzy.AGREE_RATIO`` keeps its function's own
 rating; where another function joins its right value to a different left value (a split
@@ -13,7 +13,17 @@ on a ``bench/fuzzyjoin_replay.py`` dump:
 * ``table`` (round 30): every low-ratio join's probability of being wrong multiplied by
   its table's ``table_factor``: over right values whose low-ratio joins go to k >= 2 left
   values, at most one right, (sum of k - 1 + PRIOR) / (sum over those left values of 1 -
-  the highest rating any function gives + PRIOR), at least 1 (``table_corrected``).
+  the highest rating any function gives + PRIOR), at least 1 (``table_corrected``);
+* ``floor`` (round 31): every low-ratio join of a function rated p -> p (1 - its
+  ``near_sure_floor``), an additive share of wrong joins whatever the rating. The floor is
+  read from the reference table queried against itself (``reference_ratios``: K =
+  min(|left|, |right|, REF_SAMPLE) left values, each joined as a right value would be,
+  against the other left values, with the negative rules and the family search): none has
+  its partner there, so those that reach the ratios of the function's near-sure low-ratio
+  joins (rated NEAR_SURE or more; a share r of the queries) are nulls the model rates
+  near-sure. The floor is the nulls the table expects there, pi0 N r (pi0 N: the
+  function's estimated nulls among its N right values with a ratio), over the N_sure
+  near-sure joins: min(1, pi0 N r / N_sure) (``floor_corrected``).
 
 ``measure`` prints per dataset the table's factor beside the chosen union's wrong /
 expected ratio of its low-ratio joins, and over the chosen unions the split, unanimous and
@@ -24,7 +34,8 @@ high-ratio joins' wrong rows against their expected count (sum of 1 - rating);
     python bench/fuzzyjoin_split_low.py --work W --variant split --set fuzzy.STANDARD_ERRORS=1 \\
         --out dev_split.csv
 
-The family distances are cached in ``W/family/`` (bench/fuzzyjoin_agree_replay.py).
+The family distances are cached in ``W/family/`` (bench/fuzzyjoin_agree_replay.py), the
+reference ratios in ``W/refself/``.
 """
 from __future__ import annotations
 
@@ -34,11 +45,14 @@ import fuzzyjoin_agree_replay as agree  # (first: it puts the repository on sys.
 import fuzzyjoin_replay as replay
 from lakejoin_jupyter.join import fuzzy, match_precision as mp
 
-VARIANTS = ("base", "split", "table")
+VARIANTS = ("base", "split", "table", "floor")
 # wrong / expected among the split low-ratio joins of the unions chosen at 0.9 on the
 # development split, the join as it is (``measure``)
 SPLIT_FACTOR = 3.82   # 346.5 / 90.67 over 3242 joins (round 29)
 PRIOR = 1.0           # table_factor: one wrong join's worth of evidence that the model is right
+NEAR_SURE = 0.99      # floor: the ratings the factors cannot reach (round 30)
+REF_SAMPLE = 500      # floor: at most this many left values queried against the others
+STATE = {"ref": None}  # floor: the current dataset's reference ratios (``prepare``)
 
 
 def split_joins(cands: dict, ratio: float) -> dict:
@@ -120,6 +134,75 @@ def table_corrected(cands: dict, agreed: dict, ratio: float, prior: float = PRIO
     return _scaled(agreed, low_joins(cands, ratio), k)
 
 
+def reference_ratios(d: dict, folder) -> dict:
+    """Per join function of dataset ``d``: the ratios s1 of K = min(|left|, |right|,
+    ``REF_SAMPLE``) left values (evenly spaced) joined as right values to the OTHER left
+    values, as the join finds a right value's nearest (the negative rules, the family
+    search); NaN where a rule forbids the join or s1 is undefined."""
+    from fuzzyjoin_autofj import load
+    left, right, _ = load(folder)
+    lkeys, _ = fuzzy._distinct(left["title"])
+    rkeys, _ = fuzzy._distinct(right["title"])
+    k = min(len(lkeys), len(rkeys), REF_SAMPLE)
+    q = np.unique(np.linspace(0, len(lkeys) - 1, k).round().astype(np.int64))
+    rules = fuzzy.NegativeRules(lkeys, [lkeys[i] for i in q])
+    out, counts = {}, {}
+    for fn in d["raw"]:
+        L, _ = fuzzy._features([list(lkeys), list(rkeys)], fn, counts)
+        rd, ri, _ = fuzzy._nearest(L[q], L, max(fuzzy.NEAREST, fuzzy.FAMILY_SEARCH or 0),
+                                   self_index=q)
+        r_left = np.where(np.isfinite(rd[:, 0]), ri[:, 0], -1)
+        near = (fuzzy.family_nearest(rd, ri, rules) if fuzzy.FAMILY_SEARCH
+                else rd[:, :fuzzy.NEAREST])
+        s1 = mp.nearest_ratios(near)[0]
+        s1[(r_left < 0) | rules.rejects(r_left)] = np.nan
+        out[fn] = s1
+    return out
+
+
+def near_sure_floor(c, low: np.ndarray, ref: np.ndarray, sure: float = NEAR_SURE) -> float:
+    """The share of a function's near-sure low-ratio joins (``low`` and rated ``sure`` or
+    more) counted wrong whatever their rating: min(1, pi0 N r / N_sure), N the right
+    values with a ratio, r the share of the reference queries ``ref`` (ratios) at or below
+    the near-sure joins' largest ratio; 0 without near-sure joins or reference ratios."""
+    sure_low = low & (c.p >= sure)
+    ref = np.asarray(ref, dtype=np.float64)
+    if not sure_low.any() or not len(ref):
+        return 0.0
+    s1 = mp.nearest_ratios(c.r_near)[0]
+    r = float(np.mean(np.isfinite(ref) & (ref <= s1[sure_low].max())))
+    return min(1.0, c.pi0 * float(np.isfinite(s1).sum()) * r / float(sure_low.sum()))
+
+
+def floor_corrected(cands: dict, agreed: dict, ratio: float, ref: dict,
+                    sure: float = NEAR_SURE) -> dict:
+    """``agreed`` with every low-ratio join of function f rated p -> p (1 - floor_f),
+    floor_f its :func:`near_sure_floor` (read with the ratings ``agreed``)."""
+    low = low_joins(cands, ratio)
+    out = {}
+    for f, p in agreed.items():
+        c = cands[f]
+        was, c.p = c.p, p
+        try:
+            k = near_sure_floor(c, low[f], ref.get(f, ()), sure)
+        finally:
+            c.p = was
+        q = p.copy()
+        q[low[f]] = p[low[f]] * (1.0 - k)
+        out[f] = q
+    return out
+
+
+def agreed_floor(cands: dict, ratio: float = fuzzy.AGREE_RATIO, also=None) -> dict:
+    return floor_corrected(cands, agree.JOIN_AGREED(cands, ratio, also), ratio,
+                           STATE["ref"] or {})
+
+
+def prepare_floor(d: dict) -> None:
+    """The dataset's reference ratios (cached in WORK/refself/) for ``agreed_floor``."""
+    STATE["ref"] = replay.cached_measure(d, agree.STATE, "refself", reference_ratios)
+
+
 def agreed_table(cands: dict, ratio: float = fuzzy.AGREE_RATIO, also=None) -> dict:
     return table_corrected(cands, agree.JOIN_AGREED(cands, ratio, also), ratio)
 
@@ -174,7 +257,10 @@ def measure(a) -> None:
 
 
 def main(argv=None):
-    agree.run(__doc__, VARIANTS, {"split": agreed_split, "table": agreed_table}, argv, subcommands={
+    agree.run(__doc__, VARIANTS, {"split": agreed_split, "table": agreed_table,
+                                  "floor": agreed_floor}, argv,
+              also_prepare=lambda d: prepare_floor(d) if agree.STATE["variant"] == "floor"
+              else None, subcommands={
         "measure": (measure, {"--work": {"required": True}, "--split": {"default": "dev"},
                               "--target": {"default": "0.9"}, "--out": {"default": None},
                               "--autofj-venv": {"default": replay.AUTOFJ_VENV}})})

@@ -1,6 +1,6 @@
-"""bench/fuzzyjoin_split_low.py (calibration rounds 29-30): which joins are split low-ratio
-joins, their corrected rating, and a table's factor from its split joins, on
-hand-computed cases."""
+"""bench/fuzzyjoin_split_low.py (calibration rounds 29-31): which joins are split low-ratio
+joins, their corrected rating, a table's factor from its split joins, and a function's
+near-sure floor from the reference table's own queries, on hand-computed cases."""
 from __future__ import annotations
 
 import sys
@@ -77,6 +77,50 @@ def test_table_factor_by_hand():
     assert sl.table_factor(cands, low, 0.7) == 1.0
     same = sl.table_corrected(cands, low, 0.7)
     assert all(np.array_equal(same[f], low[f]) for f in low)
+
+
+def _rated(r_left, near, p, pi0):
+    c = _cand(r_left, near)
+    c.p, c.pi0 = np.asarray(p, dtype=float), pi0
+    return c
+
+
+def test_near_sure_floor_by_hand():
+    """Function a, five right values (ratios s1 = d1 / d2; ratings after the agreement as
+    given; its own pi0 0.5):
+    r0: s1 = 0 / 0.5 = 0, p 1.0: near-sure low-ratio;   r1: s1 = 0.1 / 0.5 = 0.2, p 0.995:
+    near-sure low-ratio (the largest near-sure ratio: t = 0.2);   r2: s1 = 0.3 / 0.5 = 0.6,
+    p 0.9: low-ratio, not near-sure;   r3: s1 = 0.9 (high), p 0.3;   r4: no join.
+    N = 4 right values with a ratio, N_sure = 2. Ten reference queries (left values against
+    the others), two forbidden (NaN): four at or below 0.2 (0, 0.1, 0.15, 0.2): r = 0.4.
+    floor = 0.5 * 4 * 0.4 / 2 = 0.4: a's low-ratio joins p -> 0.6 p, r3 (high) and r4 as
+    they are. Function b: no join rated 0.99 or more, floor 0: as it is. Function c: the
+    same joins as a with pi0 1 and every query a near-sure null: 1 * 4 * 1.0 / 2 = 2,
+    capped at 1: its low-ratio joins rated 0."""
+    near = [[0.0, 0.5, 0.6], [0.1, 0.5, 0.6], [0.3, 0.5, 0.6], [0.9, 1.0, 1.0],
+            [INF, INF, INF]]
+    r_left = [0, 1, 2, 0, -1]
+    raw = [0.5, 0.5, 0.5, 0.5, 0.0]          # before the agreement: nothing near-sure
+    a, b, c = (_rated(r_left, near, raw, pi0) for pi0 in (0.5, 0.5, 1.0))
+    ref = np.array([0.0, 0.1, 0.3, np.nan, 0.2, 0.9, 0.15, 0.5, np.nan, 1.0])
+    cands = {"a": a, "b": b, "c": c}
+    agreed = {"a": np.array([1.0, 0.995, 0.9, 0.3, 0.0]),
+              "b": np.array([0.98, 0.95, 0.9, 0.3, 0.0]),
+              "c": np.array([1.0, 0.995, 0.9, 0.3, 0.0])}
+    low = sl.low_joins(cands, 0.7)
+    assert low["a"].tolist() == [True, True, True, False, False]
+    a.p = agreed["a"]
+    assert sl.near_sure_floor(a, low["a"], ref) == pytest.approx(0.4)
+    a.p = np.asarray(raw, dtype=float)
+    assert sl.near_sure_floor(a, low["a"], ref) == 0.0      # read with the given ratings
+    got = sl.floor_corrected(cands, agreed, 0.7, {"a": ref, "b": ref, "c": np.zeros(10)})
+    assert got["a"] == pytest.approx([0.6, 0.597, 0.54, 0.3, 0.0])
+    assert got["b"] == pytest.approx(agreed["b"])
+    assert got["c"] == pytest.approx([0.0, 0.0, 0.0, 0.3, 0.0])
+    assert a.p.tolist() == raw and agreed["a"][0] == 1.0     # inputs not changed
+    # no reference ratios (a one-value left table): no floor
+    got = sl.floor_corrected(cands, agreed, 0.7, {})
+    assert all(np.array_equal(got[f], agreed[f]) for f in agreed)
 
 
 def test_set_names_a_parameter_of_the_join(tmp_path, capsys):
