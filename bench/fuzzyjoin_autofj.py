@@ -112,6 +112,7 @@ FRESH12_CASES = HERE / "data" / "fuzzyjoin-fresh12"
 FRESH13_CASES = HERE / "data" / "fuzzyjoin-fresh13"
 FRESH14_CASES = HERE / "data" / "fuzzyjoin-fresh14"
 FRESH15_CASES = HERE / "data" / "fuzzyjoin-fresh15"
+FRESH16_CASES = HERE / "data" / "fuzzyjoin-fresh16"
 
 
 def datasets(root: Path, cases: Path, suites, split: str,
@@ -129,7 +130,8 @@ def datasets(root: Path, cases: Path, suites, split: str,
              fresh12: Path = FRESH12_CASES,
              fresh13: Path = FRESH13_CASES,
              fresh14: Path = FRESH14_CASES,
-             fresh15: Path = FRESH15_CASES) -> list[tuple[str, str, str, Path]]:
+             fresh15: Path = FRESH15_CASES,
+             fresh16: Path = FRESH16_CASES) -> list[tuple[str, str, str, Path]]:
     """(suite, name, split, folder) of every dataset selected."""
     out = []
     if "autofj" in suites:
@@ -146,7 +148,7 @@ def datasets(root: Path, cases: Path, suites, split: str,
                           ("fresh8", fresh8), ("fresh9", fresh9), ("fresh10", fresh10),
                           ("fresh11", fresh11), ("fresh12", fresh12),
                           ("fresh13", fresh13), ("fresh14", fresh14),
-                          ("fresh15", fresh15)):
+                          ("fresh15", fresh15), ("fresh16", fresh16)):
         if suite in suites:
             out += [(suite, d.name, "validation", d) for d in sorted(Path(folder).iterdir())
                     if (d / "gt.csv").exists()]
@@ -266,7 +268,7 @@ def main(argv=None):
     ap.add_argument("--suites", default="autofj,rl",
                     help="comma-separated: autofj, rl, rl2, fresh1, fresh2, fresh3, fresh4, "
                          "fresh6, fresh7, fresh8, fresh9, fresh10, fresh11, fresh12, fresh13, "
-                         "fresh14, fresh15 "
+                         "fresh14, fresh15, fresh16 "
                          "(default autofj,rl)")
     ap.add_argument("--rl2-cases", default=None,
                     help="folder of the rl2 cases (default WORK/rl2-cases; made with --lake)")
@@ -300,6 +302,8 @@ def main(argv=None):
                     help="folder of the fresh14 cases (one folder per case)")
     ap.add_argument("--fresh15-cases", default=str(FRESH15_CASES),
                     help="folder of the fresh15 cases (one folder per case)")
+    ap.add_argument("--fresh16-cases", default=str(FRESH16_CASES),
+                    help="folder of the fresh16 cases (one folder per case)")
     ap.add_argument("--split", choices=["dev", "validation", "all"], default="all")
     ap.add_argument("--datasets", default="", help="comma-separated names (default: all)")
     ap.add_argument("--precision-target", type=float, default=0.9)
@@ -365,7 +369,8 @@ def main(argv=None):
                                                fresh12=Path(a.fresh12_cases),
                                                fresh13=Path(a.fresh13_cases),
                                                fresh14=Path(a.fresh14_cases),
-                                               fresh15=Path(a.fresh15_cases)):
+                                               fresh15=Path(a.fresh15_cases),
+                                               fresh16=Path(a.fresh16_cases)):
         if chosen and name not in chosen:
             continue
         left, right, gt = load(folder)

@@ -1,5 +1,5 @@
 """Single-column record-linkage cases with natural variants, for the fuzzy join (suites fresh1
-to fresh4 and fresh6 to fresh15; fresh5 found no case).
+to fresh4 and fresh6 to fresh16; fresh5 found no case).
 
 Each case pairs two real, independently written name lists that carry the same explicit key
 (a code or an identifier): ``left`` takes one source's name per key (the reference), ``right``
@@ -16,7 +16,7 @@ and prints per case the counts and the hand-check samples (``--check`` pairs and
 rows). Sources: fresh1, files installed on this machine (iso-codes, CLDR via Babel, glibc
 locales, tz); fresh2, Unicode, X11, HTML5 and DejaVu glyph names; fresh3, udev's hwdb, Vim's
 runtime files and the people named under /usr/share/doc; fresh4, the benchmark lake's country
-tables (``--lake``) and the JRE's own country names; fresh6 to fresh15, data files inside PyPI,
+tables (``--lake``) and the JRE's own country names; fresh6 to fresh16, data files inside PyPI,
 npm (and from fresh12 Debian) packages at pinned versions, read from their archives in
 ``--packages`` (each archive and file read checked against its SHA-256 in ``ARCHIVES``,
 ``MEMBERS`` and ``FOLDERS``); each set's packages and files are named in its case document.
@@ -957,7 +957,7 @@ def _sha256(b: bytes) -> str:
 def _pinned_archive(archive: str) -> Path:
     """The path of the pinned ``archive`` in --packages, after checking its SHA-256."""
     if PACKAGES is None:
-        raise SystemExit("--set fresh6 to fresh15 read pinned package archives: "
+        raise SystemExit("--set fresh6 to fresh16 read pinned package archives: "
                          "pass --packages DIR")
     path = Path(PACKAGES) / archive
     if not path.is_file():
@@ -987,26 +987,30 @@ def package_file(archive: str, member: str) -> bytes:
     return data
 
 
-def deb_member(deb: bytes, member: str) -> bytes:
-    """The bytes of ``member`` (a path such as ``./usr/share/...``) in the data archive of a
-    Debian package (an ``ar`` archive holding ``data.tar.*``), read without dpkg."""
-    import io
-    import tarfile
+def deb_data_tar(deb: bytes) -> bytes:
+    """The ``data.tar.*`` member of a Debian package (an ``ar`` archive), read without dpkg."""
     if not deb.startswith(b"!<arch>\n"):
         raise SystemExit("not a Debian package (no ar header)")
     pos = 8
     while pos + 60 <= len(deb):
         name = deb[pos:pos + 16].decode("ascii").strip().rstrip("/")
         size = int(deb[pos + 48:pos + 58].decode("ascii").strip())
-        body = deb[pos + 60:pos + 60 + size]
         if name.startswith("data.tar"):
-            with tarfile.open(fileobj=io.BytesIO(body)) as t:
-                f = t.extractfile(member)
-                if f is None:
-                    raise SystemExit(f"{member} is not a file in the package")
-                return f.read()
+            return deb[pos + 60:pos + 60 + size]
         pos += 60 + size + (size % 2)
     raise SystemExit("no data.tar member in the Debian package")
+
+
+def deb_member(deb: bytes, member: str) -> bytes:
+    """The bytes of ``member`` (a path such as ``./usr/share/...``) in the data archive of a
+    Debian package, read without dpkg."""
+    import io
+    import tarfile
+    with tarfile.open(fileobj=io.BytesIO(deb_data_tar(deb))) as t:
+        f = t.extractfile(member)
+        if f is None:
+            raise SystemExit(f"{member} is not a file in the package")
+        return f.read()
 
 
 def airports_airportsdata_openflights():
@@ -1224,6 +1228,12 @@ def package_folder(archive: str, pattern: str) -> dict[str, bytes]:
             for n in z.namelist():
                 if re.fullmatch(pattern, n):
                     out[n] = z.read(n)
+    elif archive.endswith(".deb"):
+        import io
+        with tarfile.open(fileobj=io.BytesIO(deb_data_tar(path.read_bytes()))) as t:
+            for m in t.getmembers():
+                if m.isfile() and re.fullmatch(pattern, m.name):
+                    out[m.name] = t.extractfile(m).read()
     else:
         with tarfile.open(path) as t:
             for m in t.getmembers():
@@ -2642,6 +2652,189 @@ FRESH15_PLAN = {
 # (bench/results/fuzzyjoin_fresh15_cases.md says why) and no further round was planned
 FRESH15_ADMITTED = ("fresh-ports-unlocode-seaports", "fresh-ports-seaports-searoute")
 
+# fresh16, round 1 (bench/results/fuzzyjoin_fresh16_cases.md): video-game titles from Debian's
+# emulator data: GameTDB's against Dolphin's (GameCube and Wii games, by game code), the Rice
+# video plugin's against GoodN64's (Nintendo 64 ROMs, by header checksum), openMSX's against
+# MAME's software lists (MSX cartridges, by ROM SHA-1).
+_DOLPHIN = "dolphin-emu-data_5.0-17995-1_all.deb"
+_RICE = "mupen64plus-video-rice_2.5.9+30+g97e0acf-2_amd64.deb"
+_MUPEN = "mupen64plus-data_2.5.9+341+gf82b37bf-1_all.deb"
+_OPENMSX = "openmsx-data_18.0-1_all.deb"
+_MAME = "mame-data_0.251+dfsg.1-1_all.deb"
+_GAMETDB = (_DOLPHIN, "./usr/share/games/dolphin-emu/sys/wiitdb-en.txt")
+_DOLPHIN_SETTINGS = (_DOLPHIN, r"\./usr/share/games/dolphin-emu/sys/GameSettings/[^/]+\.ini")
+_RICE_INI = (_RICE, "./usr/share/games/mupen64plus/RiceVideoLinux.ini")
+_MUPEN_INI = (_MUPEN, "./usr/share/games/mupen64plus/mupen64plus.ini")
+_OPENMSX_DB = (_OPENMSX, "./usr/share/openmsx/softwaredb.xml")
+_MAME_MSX = ((_MAME, "./usr/share/games/mame/hash/msx1_cart.xml"),
+             (_MAME, "./usr/share/games/mame/hash/msx2_cart.xml"))
+pin_archive("fresh16", _DOLPHIN, "debian", "dolphin-emu-data", "5.0-17995-1",
+            "b6a20298ef23176ef9d008c981ce3e7e7a62c2dd0e2bc1b473c56fdf1d4ae6c7", {
+                _GAMETDB[1]:
+                    "fa3af922b15085a642af346ecd766a4a1155d5eeee30d43d53f5f84cf86ad528"})
+pin_archive("fresh16", _RICE, "debian", "mupen64plus-video-rice", "2.5.9+30+g97e0acf-2",
+            "cee1d6c03fbdab15286c7de8bafdecc726d4539563747ba5e9d85dd0c430a6b9", {
+                _RICE_INI[1]:
+                    "ec89fe5ab5760b94b822b41dc2889afc280a138fe1cb43811e1346b539850be9"})
+pin_archive("fresh16", _MUPEN, "debian", "mupen64plus-data", "2.5.9+341+gf82b37bf-1",
+            "5bbe0556c1580357b23f1d74ea65d523aeed60ffd7ff2bf5f1a0c51c27d837c6", {
+                _MUPEN_INI[1]:
+                    "99ebb7d7481e999a5bc115f3012942a671bf538702c05ec4d69d28aaa5ff138d"})
+pin_archive("fresh16", _OPENMSX, "debian", "openmsx-data", "18.0-1",
+            "b441998da8d65756ddec21e2179cf4bd13d2abb63a37a5646eeeb4737dd00621", {
+                _OPENMSX_DB[1]:
+                    "82bd55cec7e9e22b201f14cedd7cc197e26328ce9791365642b63cbeb9e99c8b"})
+pin_archive("fresh16", _MAME, "debian", "mame-data", "0.251+dfsg.1-1",
+            "32de0cfe427b0d183b689b16afed8aad0e7afaf49f3a818ca2c676ca0d92f811", {
+                _MAME_MSX[0][1]:
+                    "77cf224752177ca67a58710c252f15d201757132e5aa09368684a41dba2f39c9",
+                _MAME_MSX[1][1]:
+                    "6d56e9937e8c9ef10e5ba93e434f43a9d09ea90b1f78357ec15f34b97d8aabfc"})
+FOLDERS[_DOLPHIN_SETTINGS] = "d48786ca40251c4a79b886c7ff664aa3e5723109d9f97b7f5a9aa83bde58107c"
+_GAME_ID = re.compile(r"[A-Z0-9]{4}(?:[A-Z0-9]{2})?")
+
+
+def gametdb_titles() -> list[tuple[str, str]]:
+    """(game code, title) of GameTDB's English title list: each ``ID = Title`` line after the
+    header, the code the ID's first three characters (system letter and game code); IDs of
+    four or six characters only, Latin script only."""
+    rows = []
+    for line in package_file(*_GAMETDB).decode("utf-8").splitlines()[1:]:
+        gid, sep, title = line.partition(" = ")
+        gid, title = gid.strip(), title.strip()
+        if sep and _GAME_ID.fullmatch(gid) and title and latin_script(title):
+            rows.append((gid[:3], title))
+    return rows
+
+
+def dolphin_titles() -> list[tuple[str, str]]:
+    """(game code, title) of Dolphin's game-settings files named by a three-character game
+    code whose first line is ``# ID, ID, ... - Title`` with every listed ID beginning with that
+    code; a file not in UTF-8 or of another first line is skipped; Latin script only."""
+    head = re.compile(r"#\s*([A-Z0-9]{4,6}(?:\s*,\s*[A-Z0-9]{4,6})*)\s+-\s+(.+)")
+    rows = []
+    for member, data in sorted(package_folder(*_DOLPHIN_SETTINGS).items()):
+        code = member.rsplit("/", 1)[1][:-len(".ini")]
+        if not re.fullmatch(r"[A-Z0-9]{3}", code):
+            continue
+        try:
+            lines = data.decode("utf-8").splitlines()
+        except UnicodeDecodeError:
+            continue
+        m = head.fullmatch(lines[0].strip()) if lines else None
+        if m is None or any(not i.startswith(code) for i in re.split(r"\s*,\s*", m.group(1))):
+            continue
+        title = m.group(2).strip()
+        if latin_script(title):
+            rows.append((code, title))
+    return rows
+
+
+def _ini_sections(text: str, head: str):
+    """(section name, {key: value}) of an INI text whose section lines match ``head``."""
+    out, name, fields = [], None, {}
+    for line in text.splitlines():
+        m = re.fullmatch(head, line.strip())
+        if m:
+            if name is not None:
+                out.append((name, fields))
+            name, fields = m.group(1), {}
+        elif name is not None and "=" in line:
+            k, _, v = line.partition("=")
+            fields.setdefault(k.strip(), v.strip())
+    if name is not None:
+        out.append((name, fields))
+    return out
+
+
+def _word_bytes_reversed(hex16: str) -> str:
+    """Two 32-bit words in hex with each word's bytes in reverse order."""
+    return "".join("".join(reversed([w[i:i + 2] for i in range(0, 8, 2)]))
+                   for w in (hex16[:8], hex16[8:]))
+
+
+def rice_names() -> list[tuple[str, str]]:
+    """(header CRC1 CRC2 in lower-case hex, name) of RiceVideoLinux.ini's ``{CRC-CC}``
+    sections, whose checksum words are written little-endian (read here in the ROM header's
+    order, as mupen64plus.ini writes them); Latin script only."""
+    rows = []
+    for name, fields in _ini_sections(package_file(*_RICE_INI).decode("utf-8"),
+                                      r"\{([0-9A-Fa-f]{16})-[0-9A-Fa-f]{2}\}"):
+        title = fields.get("Name", "").strip()
+        if title and latin_script(title):
+            rows.append((_word_bytes_reversed(name.lower()), title))
+    return rows
+
+
+def goodn64_names() -> list[tuple[str, str]]:
+    """(header CRC1 CRC2 in lower-case hex, GoodName) of mupen64plus.ini's ROM sections (one
+    per dump, named by its MD5), with both fields; Latin script only."""
+    rows = []
+    for _, fields in _ini_sections(package_file(*_MUPEN_INI).decode("utf-8"),
+                                   r"\[([0-9A-Fa-f]{32})\]"):
+        crc = fields.get("CRC", "").replace(" ", "").lower()
+        title = fields.get("GoodName", "").strip()
+        if re.fullmatch(r"[0-9a-f]{16}", crc) and title and latin_script(title):
+            rows.append((crc, title))
+    return rows
+
+
+def openmsx_titles() -> list[tuple[str, str]]:
+    """(ROM SHA-1, title) of openMSX's software database: every dump of one ROM image (one
+    ``<hash>``) of each ``<software>``; Latin script only."""
+    import xml.etree.ElementTree as ET
+    rows = []
+    for sw in ET.fromstring(package_file(*_OPENMSX_DB)).iter("software"):
+        title = (sw.findtext("title") or "").strip()
+        if not title or not latin_script(title):
+            continue
+        for dump in sw.iter("dump"):
+            hashes = [h.text.strip().lower() for h in dump.iter("hash") if (h.text or "").strip()]
+            if len(hashes) == 1:
+                rows.append((hashes[0], title))
+    return rows
+
+
+def mame_msx_descriptions() -> list[tuple[str, str]]:
+    """(ROM SHA-1, description) of MAME's MSX1 and MSX2 cartridge software lists: software of
+    one ROM with a SHA-1; Latin script only."""
+    import xml.etree.ElementTree as ET
+    rows = []
+    for member in _MAME_MSX:
+        for sw in ET.fromstring(package_file(*member)).iter("software"):
+            title = (sw.findtext("description") or "").strip()
+            roms = [r.get("sha1").lower() for r in sw.iter("rom") if r.get("sha1")]
+            if len(roms) == 1 and title and latin_script(title):
+                rows.append((roms[0], title))
+    return rows
+
+
+def games_gametdb_dolphin():
+    """left: GameTDB's English titles, by game code; right: Dolphin's settings-file titles."""
+    return _one_title_per_key(gametdb_titles()), [(k, t, "dolphin") for k, t in dolphin_titles()]
+
+
+def games_rice_goodn64():
+    """left: the Rice plugin's ROM names, by header checksum; right: GoodN64's names."""
+    return _one_title_per_key(rice_names()), [(k, t, "goodn64") for k, t in goodn64_names()]
+
+
+def games_openmsx_mame():
+    """left: openMSX's software titles, by ROM SHA-1; right: MAME's MSX cartridge lists."""
+    return (_one_title_per_key(openmsx_titles()),
+            [(k, t, "mame") for k, t in mame_msx_descriptions()])
+
+
+# round 1's planned candidates, in the order they are built and read (criterion 6)
+FRESH16_PLAN = {
+    "fresh-games-gametdb-dolphin": games_gametdb_dolphin,
+    "fresh-games-rice-goodn64": games_rice_goodn64,
+    "fresh-games-openmsx-mame": games_openmsx_mame,
+}
+# the fresh16 candidates admitted by the hand check; games-rice-goodn64 is rejected
+# (bench/results/fuzzyjoin_fresh16_cases.md says why) and no further round was planned
+FRESH16_ADMITTED = ("fresh-games-gametdb-dolphin", "fresh-games-openmsx-mame")
+
 # Rejected fresh2 candidates (kept so the rejection can be reproduced with --cases):
 # metazones, left and right fall far below criterion 6 once titles holding their metazone's
 # name are dropped (criterion 2, tightened); latex-symbols, 26 of the 30 checked pairs are one
@@ -2683,6 +2876,9 @@ FRESH15_ADMITTED = ("fresh-ports-unlocode-seaports", "fresh-ports-seaports-searo
 # entity or code) and 4 doubtful (a merged or neighbouring municipality) (7).
 # Rejected fresh15 candidates (fresh15's criteria): ports-unlocode-searoute, 4 of the 30
 # checked pairs wrong (searoute's code names another place than the UN/LOCODE list's) (7).
+# Rejected fresh16 candidates (fresh16's criteria): games-rice-goodn64, 6 of the 30 checked
+# unmatched rows doubtful (left holds another region's release, edition or prototype of the
+# same game), 3 at half weight, more than 2 (7).
 REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh2": {"fresh-metazones": metazones,
                               "fresh-latex-symbols": latex_symbol_names},
@@ -2717,7 +2913,9 @@ REJECTED_BY_SET = {"fresh1": REJECTED,
                    "fresh14": {n: f for n, f in FRESH14_PLAN.items()
                                if n not in FRESH14_ADMITTED},
                    "fresh15": {n: f for n, f in FRESH15_PLAN.items()
-                               if n not in FRESH15_ADMITTED}}
+                               if n not in FRESH15_ADMITTED},
+                   "fresh16": {n: f for n, f in FRESH16_PLAN.items()
+                               if n not in FRESH16_ADMITTED}}
 SETS = {
     "fresh1": CASES,
     "fresh2": {
@@ -2766,11 +2964,13 @@ SETS = {
     "fresh13": {n: FRESH13_PLAN[n] for n in FRESH13_ADMITTED},
     "fresh14": {n: FRESH14_PLAN[n] for n in FRESH14_ADMITTED},
     "fresh15": {n: FRESH15_PLAN[n] for n in FRESH15_ADMITTED},
+    "fresh16": {n: FRESH16_PLAN[n] for n in FRESH16_ADMITTED},
 }
 # fresh2 drops a title holding its own key as a word (its criterion 2, tightened); the key's
 # part before "|" is the identifier (the metazone, not the kind).
 KEY_IN_TITLE_DROPPED = {"fresh2", "fresh3", "fresh4", "fresh6", "fresh7", "fresh8", "fresh9",
-                        "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15"}
+                        "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
+                        "fresh16"}
 
 
 # ------------------------------------------------------------------------------ assembly
@@ -2882,12 +3082,12 @@ MAX_UNMATCHED = {"fresh-usb-devices": 0.3, "fresh-vim-filetypes": 0.3,
 MAX_UNMATCHED_BY_SET = {"fresh4": 0.3, "fresh6": 0.3, "fresh7": 0.3, "fresh8": 0.3,
                         "fresh9": 0.3, "fresh10": 0.3, "fresh11": 0.3,
                         "fresh12": 0.3, "fresh13": 0.3, "fresh14": 0.3,
-                        "fresh15": 0.3}
+                        "fresh15": 0.3, "fresh16": 0.3}
 # fresh7's criterion 6: smaller sides (left, right), so autofj's run stays affordable
 SIZES_BY_SET = {"fresh7": (3000, 1000), "fresh8": (3000, 1000), "fresh9": (3000, 1000),
                 "fresh10": (3000, 1000), "fresh11": (3000, 1000), "fresh12": (3000, 1000),
                 "fresh13": (3000, 1000), "fresh14": (3000, 1000),
-                "fresh15": (3000, 1000)}
+                "fresh15": (3000, 1000), "fresh16": (3000, 1000)}
 
 
 def make_case(name: str, set_name: str = "fresh1"):
@@ -2944,7 +3144,7 @@ def main(argv=None):
     ap.add_argument("--lake", default=None,
                     help="the benchmark lake's folder (fresh4 reads its reference/ tables)")
     ap.add_argument("--packages", default=None,
-                    help="folder of the pinned PyPI, npm and Debian archives fresh6-fresh15 read "
+                    help="folder of the pinned PyPI, npm and Debian archives fresh6-fresh16 read "
                          "(see ARCHIVES)")
     ap.add_argument("--check", type=int, default=0,
                     help="print this many random pairs and unmatched rows per case")

