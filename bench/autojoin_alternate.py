@@ -1,12 +1,15 @@
 """Two copies of the code side by side on the same Auto-Join cases, alternating, for CPU ratios under one load.
 
 One long-lived worker process per copy (``PYTHONHASHSEED=0``, ``PYTHONPATH`` the copy,
-``nice -n 19``) runs ``bench/autojoin_eval.py``'s ``run_case`` of that copy on each case
+``nice -n 19`` unless ``--no-nice``) runs ``bench/autojoin_eval.py``'s ``run_case`` of that copy on each case
 folder it is sent; the driver sends every case to both, the first copy first on even cases
 and the second first on odd ones, so both see the same load. Prints per case the two CPU
 times, their ratio and whether every output field is equal; ``--json`` keeps both results.
 
-    python bench/autojoin_alternate.py MAIN_COPY BRANCH_COPY CASE_FOLDER... [--json OUT]
+    python bench/autojoin_alternate.py MAIN_COPY BRANCH_COPY CASE_FOLDER... [--json OUT] [--no-nice]
+
+Under a high load a ``nice 19`` worker can get almost no CPU; ``--no-nice`` runs both
+workers at the driver's priority (both copies still see the same load).
 """
 from __future__ import annotations
 
@@ -33,9 +36,10 @@ def worker(copy: Path) -> None:
                   flush=True)
 
 
-def start(copy: Path) -> subprocess.Popen:
+def start(copy: Path, nice: bool = True) -> subprocess.Popen:
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONPATH=str(copy))
-    p = subprocess.Popen(["nice", "-n", "19", sys.executable, os.path.abspath(__file__),
+    prefix = ["nice", "-n", "19"] if nice else []
+    p = subprocess.Popen(prefix + [sys.executable, os.path.abspath(__file__),
                           "--worker", str(copy)], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, text=True, env=env, cwd=str(copy))
     json.loads(p.stdout.readline())
@@ -49,6 +53,8 @@ def main(argv=None) -> None:
     ap.add_argument("second", type=Path, nargs="?", help="another copy (the branch)")
     ap.add_argument("cases", type=Path, nargs="*", help="case folders")
     ap.add_argument("--json", type=Path, help="write both results per case here")
+    ap.add_argument("--no-nice", action="store_true",
+                    help="run the workers without nice -n 19 (which starves them at high load)")
     args = ap.parse_args(argv)
     if args.worker:
         worker(args.worker)
@@ -58,7 +64,9 @@ def main(argv=None) -> None:
     for copy in (args.first, args.second):
         if not (copy / "bench" / "autojoin_eval.py").is_file():
             ap.error(f"{copy} is not a copy of the repository (no bench/autojoin_eval.py)")
-    procs = {"first": start(args.first.resolve()), "second": start(args.second.resolve())}
+    nice = not args.no_nice
+    procs = {"first": start(args.first.resolve(), nice),
+             "second": start(args.second.resolve(), nice)}
     out, ratios = [], []
     for i, folder in enumerate(args.cases):
         row = {}

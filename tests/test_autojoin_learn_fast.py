@@ -1,6 +1,6 @@
 """Auto-Join's fast paths against plain ones on random inputs: the match tables of
-``_Strings`` against substring tests, ``_Candidates._expand`` (every example at once)
-against a loop over bound pairs, the lazy queue of ``_Candidates`` against one heap of
+``_Strings`` against substring tests, ``_Candidates._expand`` (every example at once, or
+in plain Python for few bound pairs) against a loop over bound pairs, the lazy queue of ``_Candidates`` against one heap of
 every entry (the queue's order before it was made lazy), and the fuzzy step's candidate
 pairs (distances vectorized) against the prefix filter's loop, order and values exact, and
 its skipped configurations against trying each; ``whole_keys`` (word runs by a pattern)
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from lakejoin_jupyter.join.autojoin.dsl import Constant, Words
 from lakejoin_jupyter.join.autojoin import fuzzy, pairs
+from lakejoin_jupyter.join.autojoin import learn as learn_module
 from lakejoin_jupyter.join.autojoin.fuzzy import (DISTANCES, TOKENIZERS, TooManyPairs,
                                                   _min_overlap_fraction, candidate_pairs,
                                                   constrained_fuzzy_join, distance, short_code,
@@ -121,14 +122,42 @@ def example_sets(draw):
 
 
 @settings(max_examples=120, deadline=None)
-@given(example_sets())
-def test_expand_equals_the_loop_over_bound_pairs(data):
+@given(example_sets(), st.sampled_from([0, 12, 10 ** 6]))
+def test_expand_equals_the_loop_over_bound_pairs(data, small):
+    """Vectorized (``small`` 0), in plain Python (10 ** 6) and either by size (12)."""
     rows, outputs = data
     learner = ExampleSetLearner(examples_of(rows, outputs), ["v", "w"], LearnSettings())
     cands = _Candidates(learner, tuple(outputs))
-    for rank in range(len(learner.cased)):
-        got = [(neg, key, spec) for neg, key, _t, _kind, (spec, _p) in cands._expand(rank)]
-        assert got == expand_by_loop(cands, rank)
+    saved, learn_module._SMALL_EXPAND = learn_module._SMALL_EXPAND, small
+    try:
+        for rank in range(len(learner.cased)):
+            got = [(neg, key, spec)
+                   for neg, key, _t, _kind, (spec, _p) in cands._expand(rank)]
+            assert got == expand_by_loop(cands, rank)
+    finally:
+        learn_module._SMALL_EXPAND = saved
+
+
+@st.composite
+def worded_sets(draw):
+    """Rows of words joined by "_"; each output a piece of the words title-cased and
+    joined ("ab_cd" -> "AbCd": Words operands, cut between their words only)."""
+    k = draw(st.integers(3, 4))
+    word = st.text(alphabet="abc1", min_size=1, max_size=4)
+    rows = [("_".join(draw(st.lists(word, min_size=2, max_size=4))), draw(cells))
+            for _ in range(k)]
+    outputs = []
+    for v, _w in rows:
+        joined = "".join(w.title() for w in v.split("_"))
+        a, b = sorted(draw(st.tuples(st.integers(0, len(joined)), st.integers(0, len(joined)))))
+        outputs.append(joined[a:b] if b - a > 1 else joined)
+    return rows, outputs
+
+
+@settings(max_examples=120, deadline=None)
+@given(worded_sets(), st.sampled_from([0, 12, 10 ** 6]))
+def test_expand_of_words_equals_the_loop_over_bound_pairs(data, small):
+    test_expand_equals_the_loop_over_bound_pairs.hypothesis.inner_test(data, small)
 
 
 class _EagerCandidates(_Candidates):

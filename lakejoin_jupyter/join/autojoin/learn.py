@@ -761,6 +761,7 @@ def widest_padding(program, target_values, limit: int = 20_000):
 
 _SEP = "\U0010ffff"            # separates operand strings; a noncharacter, never in an output
 _BIG = 1 << 30                  # an open stop bound (None) in the vectorized slice arithmetic
+_SMALL_EXPAND = 100             # bound pairs up to which an operand is expanded in plain Python
 
 
 def _casings(v: str) -> tuple:
@@ -1001,9 +1002,13 @@ class _Candidates:
             maxlens.append(best[a:a + st.lens[sids[e]]])
         n1 = len(cased[0])
         m1 = maxlens[0]
-        i = np.repeat(np.arange(n1), m1)
-        if len(i) == 0:
+        pairs = int(m1.sum())
+        if pairs == 0:
             return
+        if pairs <= _SMALL_EXPAND:
+            yield from self._expand_small(rank, node, cased, raw, maxlens)
+            return
+        i = np.repeat(np.arange(n1), m1)
         j = i + 1 + (np.arange(len(i)) - np.repeat(np.cumsum(m1) - m1, m1))
         # four bound forms per (i, j): start from the front/back x stop from the front/back
         # (a stop at the end of the first example is "open" instead of from the back)
@@ -1035,6 +1040,70 @@ class _Candidates:
         keep = 2 * learner.settings.max_branch      # a node tries at most max_branch operators
         A, B, total, srank = _top_cuts(A, B, total, lo[:, ok], hi[:, ok], keep)
         for a, b, t, r in zip(A.tolist(), B.tolist(), total.tolist(), srank.tolist()):
+            spec = (rank, a if a != 0 else None, None if b == _BIG else b)
+            yield (-t, (rank, r, 0), next(self.tick), 0, (spec, None))
+
+    def _expand_small(self, rank, node, cased, raw, maxlens):
+        """:meth:`_expand` in plain Python, for few bound pairs (numpy's cost per call
+        exceeds the work there): the same pairs in the same order, the same checks (an
+        example's cut stops at the first failing one), the same distinct cuts and top."""
+        learner = self.learner
+        ns = [len(c) for c in cased]
+        ms = [m.tolist() for m in maxlens]
+        wbs = [None] * len(ns)
+        if isinstance(node, Words):
+            for e, w in enumerate(raw):
+                bounds = learner.cache.get(("wbounds", node, w))
+                if bounds is not None and len(bounds) == ns[e] + 1:
+                    wbs[e] = bounds.tolist()
+        n1, m1 = ns[0], ms[0]
+        # per start (from the front, from the back) and position i of the first example:
+        # each example's start lo and the furthest stop its match allows, or None when some
+        # example has no match there (then no stop makes a cut: width >= 1 > its match)
+        hits = [i for i, x in enumerate(m1) if x]
+        starts = []
+        for back in (False, True):
+            row = {}
+            for i in hits:
+                a = i - n1 if back else i
+                los = []
+                for n, m in zip(ns, ms):
+                    lo = a + n if a < 0 else a
+                    lo = 0 if lo < 0 else (n if lo > n else lo)
+                    if lo >= n or not m[lo]:
+                        los = None
+                        break
+                    los.append((lo, lo + m[lo]))
+                if los is not None:
+                    row[i] = los
+            starts.append(row)
+        per = list(zip(ns, wbs))
+        found = []
+        for fa, fb in ((False, False), (False, True), (True, False), (True, True)):
+            for i, los in starts[fa].items():        # in the order of i
+                a = i - n1 if fa else i
+                for j in range(i + 1, i + m1[i] + 1):
+                    b = (_BIG if j == n1 else j - n1) if fb else j
+                    sig, total = [], 0
+                    for (lo, lim), (n, wb) in zip(los, per):
+                        hi = b + n if b < 0 else b
+                        hi = 0 if hi < 0 else (n if hi > n else hi)
+                        if hi <= lo or hi > lim or (wb is not None
+                                                    and not (wb[lo] and wb[hi])):
+                            break
+                        sig.append(lo)
+                        sig.append(hi)
+                        total += hi - lo
+                    else:
+                        found.append((tuple(sig), (a != 0) + (b != _BIG), a, b, total))
+        if not found:
+            return
+        found.sort(key=lambda x: (x[0], x[1]))            # stable, as lexsort
+        distinct = [x for k, x in enumerate(found) if k == 0 or x[0] != found[k - 1][0]]
+        keep = 2 * learner.settings.max_branch
+        if len(distinct) > keep:
+            distinct = sorted(distinct, key=lambda x: (-x[4], x[1]))[:keep]
+        for _sig, r, a, b, t in distinct:
             spec = (rank, a if a != 0 else None, None if b == _BIG else b)
             yield (-t, (rank, r, 0), next(self.tick), 0, (spec, None))
 
