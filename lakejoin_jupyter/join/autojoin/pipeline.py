@@ -27,7 +27,8 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
     - named columns: every branch keys from one of each named side's, else not found; several:
       1:1 through all (64-65); none: partial, half+ rows (68); N:1 loses to 1:1 by keys x
       estimate (77); a named non-key target: no folding (80); a row folded by a dropped field
-      the target writes beside its key: unjoined (82); outer casing/trim folded: plain (83)."""
+      the target writes beside its key: unjoined (82); outer casing/trim folded: plain (83);
+    - a letter constant learned again with a row its other pieces fix onto another text (84)."""
 from __future__ import annotations
 
 import dataclasses
@@ -47,6 +48,7 @@ from ..keys import compared_keys
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
 from .constant_fields import dropped_fields, replaced_field, unfolded, writes_digits
 from .composite import key_parts
+from .constant_partners import partner_examples, relearned
 from .dsl import (Constant, Program, ProgramSet, Substring, apply_frame, cell_text,
                   column_texts, columns_of, compile_expr, plain_program)
 from .fuzzy import constrained_fuzzy_join
@@ -309,6 +311,8 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     if best is not None:
         best = _generalised(best, src, target_columns[best.target_column], ls, cache, passes,
                             src_on)
+        best = _partnered(best, src, target_columns[best.target_column], ls, cache, passes,
+                          src_on)
         tcells = target_columns[best.target_column]
         first = best
         best = learn_program_set(best, candidates, groups, src, tcells, settings, cache,
@@ -510,6 +514,31 @@ def _generalised(best: Candidate, src: Table, tcells: list, ls: LearnSettings, c
             and cand.extra["folds"] <= best.extra.get("folds", 0) and passes(cand)):
         return cand
     return best
+
+
+def _partnered(best: Candidate, src: Table, tcells: list, ls: LearnSettings, cache: dict,
+               passes, src_on) -> Candidate:
+    """``best``, or a program learned again from its examples with a row whose one partner
+    key differs from its output only at a constant of letters (:mod:`.constant_partners`),
+    when it joins more keys, as many rows, folds no more values and passes the same
+    checks (deviation 84)."""
+    n = len(src.positions)
+    texts = {c: src.cells(c) for c in best.program.columns}
+    partners = partner_examples(best.program, texts, n, tcells)
+    if not partners:
+        return best
+    chosen = best
+    for program, taught in relearned(best.program, best.examples, partners, src.row,
+                                     src.columns, ls, cache):
+        if src_on and not _reads(program, src_on):
+            continue
+        cand = Candidate(program, best.group, best.target_column, taught,
+                         learned_times=best.learned_times)
+        _coverage(cand, src, tcells)
+        if (cand.coverage > chosen.coverage and cand.joined_rows >= best.joined_rows
+                and cand.extra["folds"] <= best.extra.get("folds", 0) and passes(cand)):
+            chosen = cand
+    return chosen
 
 
 def _joined_pairs(program, src: Table, tgt: Table, tcells: list) -> frozenset:
