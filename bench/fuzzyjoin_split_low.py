@@ -11,19 +11,12 @@ on a ``bench/fuzzyjoin_replay.py`` dump:
   ``SPLIT_FACTOR``: p -> max(0, 1 - SPLIT_FACTOR (1 - p)) (``split_corrected``); the
   bound's z set with ``--set fuzzy.STANDARD_ERRORS=Z``;
 * ``table`` (round 30): every low-ratio join's probability of being wrong multiplied by
-  its table's ``table_factor``: over right values whose low-ratio joins go to k >= 2 left
-  values, at most one right, (sum of k - 1 + PRIOR) / (sum over those left values of 1 -
-  the highest rating any function gives + PRIOR), at least 1 (``table_corrected``);
+  its table's ``table_factor``, read from right values whose low-ratio joins go to 2+ left
+  values (``table_corrected``);
 * ``floor`` (round 31): every low-ratio join of a function rated p -> p (1 - its
-  ``near_sure_floor``), an additive share of wrong joins whatever the rating. The floor is
-  read from the reference table queried against itself (``reference_ratios``: K =
-  min(|left|, |right|, REF_SAMPLE) left values, each joined as a right value would be,
-  against the other left values, with the negative rules and the family search): none has
-  its partner there, so those that reach the ratios of the function's near-sure low-ratio
-  joins (rated NEAR_SURE or more; a share r of the queries) are nulls the model rates
-  near-sure. The floor is the nulls the table expects there, pi0 N r (pi0 N: the
-  function's estimated nulls among its N right values with a ratio), over the N_sure
-  near-sure joins: min(1, pi0 N r / N_sure) (``floor_corrected``).
+  ``near_sure_floor``): the reference table queried against itself (``reference_ratios``)
+  gives nulls the model rates near-sure; the floor is their expected count over the
+  function's near-sure joins, at most 1 (``floor_corrected``).
 
 ``measure`` prints per dataset the table's factor beside the chosen union's wrong /
 expected ratio of its low-ratio joins, and over the chosen unions the split, unanimous and
@@ -34,8 +27,7 @@ high-ratio joins' wrong rows against their expected count (sum of 1 - rating);
     python bench/fuzzyjoin_split_low.py --work W --variant split --set fuzzy.STANDARD_ERRORS=1 \\
         --out dev_split.csv
 
-The family distances are cached in ``W/family/`` (bench/fuzzyjoin_agree_replay.py), the
-reference ratios in ``W/refself/``.
+Caches: family distances in ``W/family/`` (fuzzyjoin_agree_replay.py), ``W/refself/``.
 """
 from __future__ import annotations
 

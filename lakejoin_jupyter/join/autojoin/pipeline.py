@@ -26,9 +26,8 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       beats outputs onto a key of 2+ target rows (78); a varying constant field: read (79);
     - named columns: every branch keys from one of each named side's, else not found; several:
       1:1 through all (64-65); none: partial, half+ rows (68); N:1 loses to 1:1 by keys x
-      estimate (77); a named non-key target: no folding (80); a row folded by a dropped field
-      the target writes beside its key: unjoined (82); outer casing/trim folded: plain (83);
-    - a letter constant learned again with a row its other pieces fix onto another text (84)."""
+      estimate (77); named non-key target: no folding (80); folded by a dropped field the
+      target writes: unjoined (82); outer casing: plain (83); letter constants relearned (84)."""
 from __future__ import annotations
 
 import dataclasses
