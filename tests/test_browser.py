@@ -1920,14 +1920,33 @@ def test_short_names_show_whole_beside_programs_at_1400(lab, browser, demo_fuzzy
     page.close()
 
 
+FOLD_WATCH_JS = """() => {
+  // every fold of the widget's output area (a scrolled box) seen from now on
+  const cell = document.querySelector('.lakejoin-widget').closest('.jp-Cell');
+  const area = cell.querySelector('.jp-Cell-outputArea');
+  const folds = window.lakejoinFolds = [];
+  const look = (why) => {
+    const cs = getComputedStyle(area);
+    if (cs.maxHeight !== 'none') folds.push(why + ': max-height ' + cs.maxHeight);
+  };
+  new MutationObserver(() => look('class')).observe(cell, {attributes: true,
+                                                           attributeFilter: ['class']});
+  const frame = () => { look('frame'); if (folds.length < 20) requestAnimationFrame(frame); };
+  requestAnimationFrame(frame);
+}"""
+
+
 @pytest.mark.parametrize("ui", ["notebook7"])
 def test_find_transformation_on_a_transformation_hit_at_900(lab, browser, spark, demo_index_path,
                                                            ui):
     """Notebook 7 at 900 px: Find transformation on a transformation search's hit writes
-    its cell and binds its frame; the page lives on. The steps of newuser22 D5, whose
-    renderer died ("Target crashed") as the written cell's editor was drawn, on the user's
-    chemistry lake; on the demo lake the crash did not occur (this test passes on main
-    too): it guards the steps, not the cause, which is not found."""
+    its cell and binds its frame; the page lives on, and the widget's cell is never folded
+    into a scrolled box. The steps of newuser22 D5, whose renderer died ("Target crashed")
+    as the written cell was drawn: Notebook 7 folded the widget's cell when the cell list
+    changed (JupyterLab deletes its `scrolled: false`), code_panel.js unfolded it a tick
+    later, and Chromium died on that fold's anchored prompt overlay with the notebook's
+    content-visibility windowing (on the user's chemistry lake, 11 of 11 runs; on the demo
+    lake the crash does not occur, the fold does: main fails the fold assertion)."""
     from lakejoin_jupyter.indexing.extend import add_component
     index = lab["root"] / "demo_transform.index"
     if not index.exists():
@@ -1953,6 +1972,7 @@ def test_find_transformation_on_a_transformation_hit_at_900(lab, browser, spark,
     button = w.locator("button.lakejoin-action-autojoin")
     button.wait_for(state="visible", timeout=60_000)
     before = len(cells_below_widget(page))
+    page.evaluate(FOLD_WATCH_JS)
     button.click()
     wait_status(page, "Find transformation: bound to ")
     assert "_transformed (" in w.locator(".lakejoin-status").inner_text()
@@ -1963,4 +1983,5 @@ def test_find_transformation_on_a_transformation_hit_at_900(lab, browser, spark,
     assert not crashed
     assert page.evaluate("() => document.querySelectorAll('.lakejoin-widget').length") >= 1
     assert len(cells_below_widget(page)) == before + 1
+    assert page.evaluate("() => window.lakejoinFolds") == []
     page.close()
