@@ -897,7 +897,8 @@ def read_parquet(spark, path: str, partitions=()):
                 spark.conf.set(NANOS_AS_LONG, before)
     if not nanos:
         return df
-    ntz = str(spark.conf.get("spark.sql.parquet.inferTimestampNTZ.enabled", "true")).lower() == "true"
+    ntz = str(spark.conf.get("spark.sql.parquet.inferTimestampNTZ.enabled",
+                             "true")).lower() == "true"
     epoch = F.lit("1970-01-01 00:00:00").cast("timestamp_ntz")
 
     def micros(name):                  # floor(nanoseconds / 1000), in integers

@@ -1936,7 +1936,10 @@ NAMES_SPLIT_JS = """() => {
         const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
         const rect = r.getClientRects()[0];
         if (!rect) continue;
-        if (lastTop === null || Math.abs(rect.top - lastTop) > 3) { lines.push(''); lastTop = rect.top; }
+        if (lastTop === null || Math.abs(rect.top - lastTop) > 3) {
+          lines.push('');
+          lastTop = rect.top;
+        }
         lines[lines.length - 1] += n.data[i];
       }
     }
@@ -1946,9 +1949,12 @@ NAMES_SPLIT_JS = """() => {
     if (td.scrollWidth > td.clientWidth + 1) out.cut.push(td.title + ' overflows');
     const head = td.querySelector('.lakejoin-middle-head');   // a folder cut with an ellipsis
     if (head && head.scrollWidth > head.clientWidth + 1) out.cut.push(td.title + ' folder cut');
-    // a line that ends inside a word: its last char and the next line's first are both letters/digits
+    // a line ending inside a word: its last character and the next line's first are both
+    // letters or digits
     for (let i = 0; i + 1 < lines.length; i++) {
-      if (/[\\p{L}\\p{N}]$/u.test(lines[i]) && /^[\\p{L}\\p{N}]/u.test(lines[i + 1])) out.split.push(lines.join(' | '));
+      if (/[\\p{L}\\p{N}]$/u.test(lines[i]) && /^[\\p{L}\\p{N}]/u.test(lines[i + 1])) {
+        out.split.push(lines.join(' | '));
+      }
     }
   }
   return out;
