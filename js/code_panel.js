@@ -172,10 +172,12 @@ function writeCell(model, key, code, el, onlyIfMissing, afterLastRun, afterCells
 
 // Notebook 7 folds tall outputs into a small scrolled box unless the cell says otherwise:
 // the widget (and its actions panel) would sit in a box inside the page. The standard
-// `scrolled: false` cell metadata keeps the widget's cell unfolded from then on, but
-// Notebook 7 does not take back a fold it made before the metadata was set (it folds on
-// every change of the cell list, e.g. the search cell written below the widget): so the
-// class goes too. True when the widget's cell was found.
+// `scrolled: false` cell metadata says so where it stays, but JupyterLab 4's code cell
+// deletes a `false` at once, and Notebook 7 folds again on every change of the cell list
+// (e.g. the cell written below the widget): so the class goes too, and lakejoin.css makes
+// the fold a no-op for the widget's cell meanwhile (the fold and this unfold a tick later
+// made the page jump, and Chromium's renderer died on it: newuser22 D5). True when the
+// widget's cell was found.
 function keepWidgetUnfolded(model, el) {
   try {
     const nb = notebookModel(model);

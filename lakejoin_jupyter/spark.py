@@ -841,3 +841,69 @@ def to_pandas_utc(sdf):
         if c in instants:
             pdf.isetitem(j, utc_instants(pdf.iloc[:, j]))
     return pdf
+
+
+NANOS_AS_LONG = "spark.sql.legacy.parquet.nanosAsLong"
+
+
+def parquet_nanosecond_columns(path: str) -> dict:
+    """The columns of a Parquet file (a folder: its first file) stored as nanosecond
+    timestamps, ``TIMESTAMP(NANOS)`` (what pandas writes by default), which Spark's reader
+    refuses ("Illegal Parquet type: INT64 (TIMESTAMP(NANOS,...))"): {name: adjusted to
+    UTC}. An INT96 timestamp, which Spark reads, is not one; nor is a nested field."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    p = Path(path)
+    if p.is_dir():
+        from .lake.read import dataset_files
+        files = [f for f in dataset_files(p) if f.stat().st_size > 0]
+        if not files:
+            return {}
+        p = files[0]
+    try:
+        schema = pq.read_metadata(p).schema
+    except (OSError, ValueError):     # not a local file, or not Parquet: Spark will tell
+        return {}
+    nanos = {schema.column(i).path for i in range(len(schema))
+             if '"timeUnit":"nanoseconds"' in schema.column(i).logical_type.to_json()}
+    return {f.name: f.type.tz is not None for f in schema.to_arrow_schema()
+            if pa.types.is_timestamp(f.type) and f.name in nanos}
+
+
+def read_parquet(spark, path: str, partitions=()):
+    """``spark.read.parquet`` of a local Parquet file or folder (``partitions``: its
+    hive-style partition columns, read as the text their folder names write), its
+    nanosecond timestamp columns (:func:`parquet_nanosecond_columns`) read as Spark reads
+    microsecond ones: through Spark's ``spark.sql.legacy.parquet.nanosAsLong`` (set for
+    the read only) as counts of nanoseconds, then as TIMESTAMP (adjusted to UTC) or
+    TIMESTAMP_NTZ (a pandas naive column, while ``spark.sql.parquet.inferTimestampNTZ.enabled``),
+    to the microsecond below (Spark holds no nanoseconds)."""
+    from pyspark.sql import functions as F
+    from .index.tables import partition_schema, spark_path
+    uri = spark_path(path)
+    nanos = parquet_nanosecond_columns(path)
+    before = spark.conf.get(NANOS_AS_LONG, None) if nanos else None
+    if nanos:
+        spark.conf.set(NANOS_AS_LONG, "true")
+    try:
+        df = spark.read.parquet(uri)
+        if partitions:
+            df = spark.read.schema(partition_schema(df.schema, partitions)).parquet(uri)
+    finally:
+        if nanos:
+            if before is None:
+                spark.conf.unset(NANOS_AS_LONG)
+            else:
+                spark.conf.set(NANOS_AS_LONG, before)
+    if not nanos:
+        return df
+    ntz = str(spark.conf.get("spark.sql.parquet.inferTimestampNTZ.enabled",
+                             "true")).lower() == "true"
+    epoch = F.lit("1970-01-01 00:00:00").cast("timestamp_ntz")
+
+    def micros(name):                  # floor(nanoseconds / 1000), in integers
+        q = "`" + name.replace("`", "``") + "`"
+        return F.expr(f"({q} - pmod({q}, 1000)) div 1000")
+    return df.withColumns({c: F.timestamp_micros(micros(c)) if utc or not ntz
+                           else F.timestamp_add("MICROSECOND", micros(c), epoch)
+                           for c, utc in nanos.items() if c in df.columns})

@@ -383,10 +383,8 @@ def spark_table(spark, table: LakeTable):
     if table.format == "parquet":
         if not spark_reads_parquet(table):
             return spark.createDataFrame(lake_table(table, warn_changed=False, types="arrow"))
-        df = spark.read.parquet(spark_path(table.uri))
-        if table.partitions:    # partition values as the folder names write them (no "01" -> 1)
-            df = spark.read.schema(partition_schema(df.schema, table.partitions)).parquet(
-                spark_path(table.uri))
+        from ..spark import read_parquet   # partition values as the folder names write
+        df = read_parquet(spark, table.uri, table.partitions)   # them, nanoseconds read
         names = [c for c in df.columns if c != "__index_level_0__"]
         if names != list(table.columns):      # a rewrite reordered them: by name
             names = list(table.columns)

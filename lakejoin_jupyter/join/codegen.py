@@ -20,6 +20,7 @@ from ..index.tables import (SPARK_TRIM, LakeTable, epoch_date_sql, spark_charset
                             spark_encoding, spark_path, spark_quote, spark_reads_parquet)
 from ..lake.normalize import NULL_SPELLINGS
 from ..lake.read import LETTER_OR_DIGIT, PY_LETTER_OR_DIGIT
+from ..spark import parquet_nanosecond_columns
 from .execute import exact_integer
 from .plan import JoinPlan, Key, python_name
 
@@ -437,6 +438,17 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                     f"{var} = spark.createDataFrame(lakejoin_jupyter.open_index("
                     f"{table.index_path!r}, verify=False, check_lake=False).table("
                     f"{table.ref!r}, types='arrow'))"]
+        cols = ", ".join(repr(spark_quote(c)) for c in table.columns)
+        nanos = parquet_nanosecond_columns(table.uri)
+        if nanos:
+            names = ", ".join(repr(c) for c in nanos)
+            return [f"# {names} of {comment_text(table.name)}: nanosecond timestamps (pandas' "
+                    "default), which Spark's Parquet reader refuses; read_parquet reads them "
+                    "as timestamps to the microsecond",
+                    "from lakejoin_jupyter.spark import read_parquet",
+                    f"{var} = read_parquet(spark, {table.uri!r}"
+                    + (f", partitions={list(table.partitions)!r})" if table.partitions else ")"),
+                    f"{var} = {var}.select({cols})  # the indexed columns, by name"]
         parts = []
         if table.partitions:     # index/tables.py partition_schema, written out
             parts = ["# partition columns as text, as their folder names write them ('01' "
@@ -445,7 +457,6 @@ def spark_read_lines(table: LakeTable, var: str) -> list[str]:
                      f"    T.StructField(f.name, T.StringType()) if f.name in "
                      f"{list(table.partitions)!r} else f",
                      f"    for f in {var}.schema.fields])).parquet({uri!r})"]
-        cols = ", ".join(repr(spark_quote(c)) for c in table.columns)
         return [f"{var} = spark.read.parquet({uri!r})"] + parts + [
                 f"{var} = {var}.select({cols})  # the indexed columns, by name"]
     if table.format == "jsonl":
