@@ -178,3 +178,58 @@ def test_no_import_cycles_between_modules():
 
 def test_the_cycle_check_sees_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+# The widget and the magics reach the library through the engine's public API (and the
+# actions and charts above it), never the layers below it (join, search, indexing, index,
+# lake); the base modules (errors, frames, formats...) are shared by every layer. These
+# imports predate the rule: each is a debt to move behind the engine, and none may be added.
+FRONT_END_DEBTS = {
+    ("magics/cmd_autojoin.py", "lakejoin_jupyter.index.tables"),
+    ("magics/cmd_autojoin.py", "lakejoin_jupyter.join.autojoin"),
+    ("magics/cmd_index.py", "lakejoin_jupyter.index.store"),
+    ("magics/cmd_index.py", "lakejoin_jupyter.indexing.pipeline"),
+    ("magics/cmd_predicate.py", "lakejoin_jupyter.join.schemaless"),
+    ("magics/cmd_search.py", "lakejoin_jupyter.search.registry"),
+    ("ui/query_panel.py", "lakejoin_jupyter.search.registry"),
+    ("ui/session.py", "lakejoin_jupyter.join.plan"),
+    ("ui/widget.py", "lakejoin_jupyter.index.store"),
+    ("ui/widget.py", "lakejoin_jupyter.indexing.pipeline"),
+    ("ui/widget.py", "lakejoin_jupyter.join.plan"),
+    ("ui/widget.py", "lakejoin_jupyter.join.union"),
+    ("ui/widget.py", "lakejoin_jupyter.lake.discover"),
+    ("ui/widget.py", "lakejoin_jupyter.search.union"),
+}
+BELOW_THE_ENGINE = ("join", "search", "indexing", "index", "lake")
+
+
+def front_end_bypasses() -> set:
+    """(file, module) of each import by the widget or the magics of a layer below the
+    engine."""
+    out = set()
+    for folder in ("magics", "ui"):
+        for path in sorted((PACKAGE / folder).rglob("*.py")):
+            for _, target in imports_of(path):
+                if layer_of(target) in BELOW_THE_ENGINE:
+                    out.add((path.relative_to(PACKAGE).as_posix(), target))
+    return out
+
+
+def test_front_ends_call_the_engine_not_the_layers_below():
+    assert front_end_bypasses() - FRONT_END_DEBTS == set()
+
+
+def test_front_end_debts_are_still_there():
+    """A debt paid off is taken off the list (the list only shrinks)."""
+    assert FRONT_END_DEBTS - front_end_bypasses() == set()
+
+
+def test_the_front_end_check_sees_a_bypass():
+    """A magic calling the fuzzy join's module instead of ``engine.fuzzy_join`` is found."""
+    fake = PACKAGE / "magics" / "_bypass_probe.py"
+    fake.write_text("def f():\n    from ..join.fuzzy import fuzzy_join\n    return fuzzy_join\n")
+    try:
+        assert front_end_bypasses() - FRONT_END_DEBTS == \
+            {("magics/_bypass_probe.py", "lakejoin_jupyter.join.fuzzy")}
+    finally:
+        fake.unlink()

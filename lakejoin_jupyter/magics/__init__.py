@@ -5,6 +5,7 @@
     %lakejoin open lake.index
     %lakejoin search sales.country -k 10 --save hits
     %lakejoin join 2 --from hits                # join hit #2 of that saved search
+    %lakejoin fuzzy sales.country 'reference/gdp.Country Name'   # close values, precision 0.9
     %lakejoin ui sales.country                  # the discovery widget, searching at once
     %lakejoin union sales --union 1             # tables that add rows; stack the best
     %lakejoin info
@@ -25,8 +26,8 @@ import shlex
 
 from ..errors import LakeJoinError
 from ..ui.session import SESSION, Session
-from . import (cmd_autojoin, cmd_index, cmd_info, cmd_join, cmd_open, cmd_predicate, cmd_search,
-               cmd_ui, cmd_union)
+from . import (cmd_autojoin, cmd_fuzzy, cmd_index, cmd_info, cmd_join, cmd_open, cmd_predicate,
+               cmd_search, cmd_ui, cmd_union)
 from .context import MagicContext, MagicError, Subcommand
 
 __all__ = ["MagicError", "Subcommand", "SUBCOMMANDS", "parse_request", "run_request", "run_cell",
@@ -35,8 +36,8 @@ __all__ = ["MagicError", "Subcommand", "SUBCOMMANDS", "parse_request", "run_requ
 # The subcommands, in the order --help lists them.
 SUBCOMMANDS: dict[str, Subcommand] = {s.name: s for s in (
     cmd_index.SUBCOMMAND, cmd_open.SUBCOMMAND, cmd_search.SUBCOMMAND, cmd_join.SUBCOMMAND,
-    cmd_ui.SUBCOMMAND, cmd_info.SUBCOMMAND, cmd_autojoin.SUBCOMMAND, cmd_predicate.SUBCOMMAND,
-    cmd_union.SUBCOMMAND)}
+    cmd_ui.SUBCOMMAND, cmd_info.SUBCOMMAND, cmd_autojoin.SUBCOMMAND, cmd_fuzzy.SUBCOMMAND,
+    cmd_predicate.SUBCOMMAND, cmd_union.SUBCOMMAND)}
 
 
 class _HelpShown(Exception):
