@@ -854,12 +854,16 @@ def parquet_nanosecond_columns(path: str) -> dict:
     import pyarrow as pa
     import pyarrow.parquet as pq
     p = Path(path)
-    if p.is_dir():
-        from .lake.read import dataset_files
-        files = [f for f in dataset_files(p) if f.stat().st_size > 0]
+    if p.is_dir():                    # the files pyarrow's dataset reader reads there
+        import pyarrow.dataset as ds
+        try:
+            files = sorted(f for f in ds.dataset(str(p), format="parquet").files
+                           if Path(f).stat().st_size > 0)
+        except (OSError, ValueError, pa.ArrowInvalid):
+            return {}
         if not files:
             return {}
-        p = files[0]
+        p = Path(files[0])
     try:
         schema = pq.read_metadata(p).schema
     except (OSError, ValueError):     # not a local file, or not Parquet: Spark will tell
@@ -868,6 +872,26 @@ def parquet_nanosecond_columns(path: str) -> dict:
              if '"timeUnit":"nanoseconds"' in schema.column(i).logical_type.to_json()}
     return {f.name: f.type.tz is not None for f in schema.to_arrow_schema()
             if pa.types.is_timestamp(f.type) and f.name in nanos}
+
+
+_GLOB_CHARS = "\\*?[]{}"
+
+
+def spark_path(path: str) -> str:
+    """A local file as a path Spark reads literally: the file: scheme (so a cluster does not
+    resolve it on HDFS), no percent-encoding (Hadoop paths are not URI-decoded), and the
+    glob characters Spark would expand escaped with a backslash."""
+    if not path.startswith("/"):
+        return path
+    return "file://" + "".join("\\" + ch if ch in _GLOB_CHARS else ch for ch in path)
+
+
+def partition_schema(schema, partitions):
+    """A Spark schema with the ``partitions`` columns as strings: Spark then reads a
+    partition folder's value as its name writes it, as pandas and the index do."""
+    from pyspark.sql import types as T
+    return T.StructType([T.StructField(f.name, T.StringType()) if f.name in partitions else f
+                         for f in schema.fields])
 
 
 def read_parquet(spark, path: str, partitions=()):
@@ -879,7 +903,6 @@ def read_parquet(spark, path: str, partitions=()):
     TIMESTAMP_NTZ (a pandas naive column, while ``spark.sql.parquet.inferTimestampNTZ.enabled``),
     to the microsecond below (Spark holds no nanoseconds)."""
     from pyspark.sql import functions as F
-    from .index.tables import partition_schema, spark_path
     uri = spark_path(path)
     nanos = parquet_nanosecond_columns(path)
     before = spark.conf.get(NANOS_AS_LONG, None) if nanos else None

@@ -17,6 +17,7 @@ import pandas as pd
 from ..errors import QueryError
 from ..lake.read import LETTER_OR_DIGIT, ColumnsChangedError
 from ..lake.normalize import NULL_SPELLINGS
+from ..spark import partition_schema, spark_path  # noqa: F401 (used here and by join/codegen)
 
 
 @dataclass(frozen=True)
@@ -283,7 +284,6 @@ _SPARK_ENCODINGS = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8", "cp1252": "ISO-8859-
 _CP1252_HIGH = [b for b in range(0x80, 0xA0) if bytes([b]).decode("cp1252", "replace") != "\ufffd"]
 CP1252_FIX = ("".join(chr(b) for b in _CP1252_HIGH),
               "".join(bytes([b]).decode("cp1252") for b in _CP1252_HIGH))
-_GLOB_CHARS = "\\*?[]{}"
 # blanks around a cell, as Arrow's utf8_trim_whitespace and Python's str.strip() take them
 # (Java's \s with UNICODE_CHARACTER_CLASS): a null spelling with blanks is one
 SPARK_TRIM = r"(?U)^\s+|\s+$"
@@ -303,23 +303,6 @@ def spark_charset_fix(enc: str) -> tuple[str, str] | None:
 def spark_quote(name: str) -> str:
     """A column name quoted for Spark's parser (dots, spaces and backticks are literal)."""
     return "`" + str(name).replace("`", "``") + "`"
-
-
-def spark_path(path: str) -> str:
-    """A local file as a path Spark reads literally: the file: scheme (so a cluster does not
-    resolve it on HDFS), no percent-encoding (Hadoop paths are not URI-decoded), and the
-    glob characters Spark would expand escaped with a backslash."""
-    if not path.startswith("/"):
-        return path
-    return "file://" + "".join("\\" + ch if ch in _GLOB_CHARS else ch for ch in path)
-
-
-def partition_schema(schema, partitions):
-    """A Spark schema with the ``partitions`` columns as strings: Spark then reads a
-    partition folder's value as its name writes it, as pandas and the index do."""
-    from pyspark.sql import types as T
-    return T.StructType([T.StructField(f.name, T.StringType()) if f.name in partitions else f
-                         for f in schema.fields])
 
 
 def epoch_date_sql(column: str, unit: str) -> str:
