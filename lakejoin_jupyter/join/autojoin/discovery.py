@@ -150,12 +150,17 @@ class _Lake:
         return np.repeat(found, lens), np.asarray(a.post_sets[ent], dtype=np.int64)
 
 
-def _query_side(query):
+def _query_side(query, index=None):
     """Distinct query tokens, the text the learner gets for each, and the weight (rows) of
     each: the query's rows per token when the query counts them (a frame's, a lake
-    table's: its join statistics), else rows of the query frame, else 1 per value."""
+    table's: its join statistics), else rows of the query frame, else 1 per value. A lake
+    column's values are learned on as its table writes them (``_lake_spellings``)."""
     tokens = list(query.tokens)
-    texts = [learn_text(query.display.get(t, t)) or t for t in tokens]
+    display = query.display
+    if index is not None and query.frame is None and getattr(query, "column_id", None) \
+            is not None:
+        display = _lake_spellings(index, query, display)
+    texts = [learn_text(display.get(t, t)) or t for t in tokens]
     weights = np.ones(len(tokens))
     frame = query.frame
     rows = query.token_rows
@@ -940,6 +945,25 @@ def _retrieval_texts(tokens: list, texts: list, pick: np.ndarray):
     return spell, np.array(owner, dtype=np.int64)
 
 
+def _lake_spellings(index, query, display: dict) -> dict:
+    """A lake column query's token -> the first spelling its table writes: the index holds
+    tokens ("10" for "0010"), so a program learned on them ("0x" + "10") missed the values
+    the join reads as written and the search counted fewer than the join joins."""
+    from ...index.tables import find_table, lake_table
+    try:
+        cells = lake_table(find_table(index, query.origin), warn_changed=False)[
+            query.columns[0]].tolist()
+    except Exception:       # the table moved or changed: the tokens as they are
+        return display
+    spelled = dict(display)
+    seen: set = set()
+    for raw, tok in zip(cells, normalize_many(cells)):
+        if tok is not None and tok not in seen:
+            seen.add(tok)
+            spelled[tok] = raw
+    return spelled
+
+
 def search(index, query, k: int | None = 10, threshold: float | None = None, *, sample: int = 256,
            candidates: int = 20, learn_values: int = 40, scan: int = 10_000_000,
            max_postings: int = 2000, include_equal: bool = False, seed: int = 0):
@@ -948,7 +972,7 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
     t0 = time.perf_counter()
     ti = load(index)
     lake = _Lake(index)
-    tokens, texts, weights = _query_side(query)
+    tokens, texts, weights = _query_side(query, index)
     query_keys = set(tokens)
     rng = np.random.default_rng(seed)
     pick = np.sort(rng.choice(len(tokens), size=sample, replace=False)) \
