@@ -28,7 +28,7 @@ is a piece of a field varying across the other column is read instead; a hit who
 small-range numbers a random draw explains is dropped; a program joining part of the rows
 yields to one learned from whole keys; dates are tested in (y, m, d) space
 (``dates_by_chance``); a value folded by a dropped field the column writes: unjoined (82);
-a Replace of a few query rows' own text moving them onto other keys: not learned (86).
+a Replace of a few query rows' own text moving them onto other keys: dropped (86).
 """
 from __future__ import annotations
 
@@ -298,9 +298,9 @@ def _learn_round(rows: list, forward: bool, left: list, right: list, names: tupl
                                       [e for e in top if (e.source_row, e.target_row)
                                        not in taught])
         idle += 1
-        if program is not None and moves_by_row_literal(   # a few rows' own text (86)
-                program, {col: src}, len(src), lambda o: canonical(o) in whole):
-            program = None
+        if program is not None:     # a Replace of a few rows' own text: without it (86)
+            program = moves_by_row_literal(program, {col: src}, len(src),
+                                           lambda o: canonical(o) in whole) or program
         if program is None:
             if idle >= settings.patience and best is None:
                 break

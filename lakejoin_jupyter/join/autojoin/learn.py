@@ -1385,26 +1385,29 @@ def _replaces(node) -> list:
     return found + [node] if isinstance(node, Replace) else found
 
 
-def moves_by_row_literal(program: Program, texts: dict, n: int, is_key: Callable) -> bool:
+def moves_by_row_literal(program: Program, texts: dict, n: int,
+                         is_key: Callable) -> Program | None:
     """Does ``program`` read its input through a Replace of a literal holding a letter or
     digit (``"8086:"``) that changes the output of under half the rows given a key, and
     moves one of them from a key (``program`` without the Replace: "8086") onto another key
     ("1533")? Such a literal is a few rows' own text, no generalisation: the rows join
     without it, and it only sends them elsewhere (deviation 86). ``texts``: the source
-    columns (name -> cells of ``n`` rows); ``is_key``: is an output a key of the target."""
+    columns (name -> cells of ``n`` rows); ``is_key``: is an output a key of the target.
+    Returns the program without that Replace when so, else None."""
     literal = [r for r in _replaces(program.expr) if any(ch.isalnum() for ch in r.old)]
     if not literal:
-        return False
+        return None
     outs = evaluate_columns(program.expr, texts, n)
     given = sum(o is not None for o in outs)
     for node in literal:
-        plain = evaluate_columns(_without(program.expr, node), texts, n)
+        without = _without(program.expr, node)
+        plain = evaluate_columns(without, texts, n)
         changed = [(o, p) for o, p in zip(outs, plain) if o != p]
         if 2 * len(changed) < given and any(
                 o is not None and p is not None and is_key(o) and is_key(p)
                 for o, p in changed):
-            return True
-    return False
+            return Program(tuple(without.parts))
+    return None
 
 
 def row_text(row: tuple) -> str:

@@ -541,7 +541,7 @@ def _moves_by_row_literal(program, src: Table, tcells: list) -> bool:
     """:func:`~.learn.moves_by_row_literal` on the (sampled) source rows (deviation 86)."""
     keys = {v for v in tcells if v is not None}
     return moves_by_row_literal(program, {c: src.cells(c) for c in program.columns},
-                                len(src.positions), keys.__contains__)
+                                len(src.positions), keys.__contains__) is not None
 
 
 def _outputs(program, src: Table) -> list:
