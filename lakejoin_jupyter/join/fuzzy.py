@@ -102,6 +102,7 @@ ROUNDOFF = 1e-6
 CHECK_LEVEL = 0.05
 WARN_SHARE = 0.1          # warn when this share of the matches is on hubs or on namesakes
 CHUNK = 2048
+MIN_THRESHOLD_SPAN = 0.1   # the chart's threshold axis spans at least 0 to this
 CHART_HEIGHT = 200        # the chart's plot height and a point label's height, in pixels
 LABEL_PX = 12
 # the page's colour under a point's label: JupyterLab's and Notebook 7's theme variable (an
@@ -1044,8 +1045,14 @@ class FuzzyJoin(Joinable):
         dash = alt.StrokeDash("estimate:N", legend=None,
                               scale=alt.Scale(domain=list(lines.values()),
                                               range=[[1, 0], [1, 0], [4, 3]]))
+        # every match at distance 0 left a zero-width range, ticked 0.000000000 to
+        # 0.000000026: the axis spans at least MIN_THRESHOLD_SPAN, ticks to 3 decimals
+        top = max([float(v) for v in (*df["threshold"], threshold, self.threshold)
+                   if v is not None and np.isfinite(v)] + [MIN_THRESHOLD_SPAN])
         base = alt.Chart(df).mark_line().encode(
-            x=alt.X("threshold:Q", title=f"distance threshold ({self.function})"),
+            x=alt.X("threshold:Q", title=f"distance threshold ({self.function})",
+                    scale=alt.Scale(domain=[0, top], nice=False),
+                    axis=alt.Axis(format=".3~f")),
             y=alt.Y("value:Q", scale=alt.Scale(domain=[0, 1]), title="estimate",
                     axis=alt.Axis(format="%")),
             color=color, strokeDash=dash,

@@ -27,7 +27,8 @@ padding widened where the column shows a wider width (``widest_padding``); a con
 is a piece of a field varying across the other column is read instead; a hit whose
 small-range numbers a random draw explains is dropped; a program joining part of the rows
 yields to one learned from whole keys; dates are tested in (y, m, d) space
-(``dates_by_chance``); a value folded by a dropped field the column writes: unjoined (82).
+(``dates_by_chance``); a value folded by a dropped field the column writes: unjoined (82);
+a Replace of a few query rows' own text moving them onto other keys: dropped (86).
 """
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ from .chance import ALPHA, above_chance, code_rates, dates_by_chance, integers, 
 from .constant_fields import SOURCE_SAMPLE, field_keeper, folded_rows, replaced_field, unfolded
 from .dsl import Program, evaluate_columns
 from .learn import (FORMAT_SAMPLE, Example, LearnSettings, example_sets, generalised,
-                    writes_source_field,
+                    moves_by_row_literal, writes_source_field,
                     pair_example_sets, spread, try_learn_transform, widest_padding)
 from .pairs import PairGroup, RowPair, whole_word_keys
 from .pipeline import SMALL_ROWS_PER_KEY, AutoJoinSettings
@@ -149,12 +150,17 @@ class _Lake:
         return np.repeat(found, lens), np.asarray(a.post_sets[ent], dtype=np.int64)
 
 
-def _query_side(query):
+def _query_side(query, index=None):
     """Distinct query tokens, the text the learner gets for each, and the weight (rows) of
     each: the query's rows per token when the query counts them (a frame's, a lake
-    table's: its join statistics), else rows of the query frame, else 1 per value."""
+    table's: its join statistics), else rows of the query frame, else 1 per value. A lake
+    column's values are learned on as its table writes them (``_lake_spellings``)."""
     tokens = list(query.tokens)
-    texts = [learn_text(query.display.get(t, t)) or t for t in tokens]
+    display = query.display
+    if index is not None and query.frame is None and getattr(query, "column_id", None) \
+            is not None:
+        display = _lake_spellings(index, query, display)
+    texts = [learn_text(display.get(t, t)) or t for t in tokens]
     weights = np.ones(len(tokens))
     frame = query.frame
     rows = query.token_rows
@@ -210,7 +216,8 @@ def _partners(lake: _Lake, ti, ev, column: int, chosen: np.ndarray, scan: int,
 
 
 def learn_program(pairs: list, left: list, right: list, names: tuple,
-                  settings: LearnSettings = LEARN, columns: tuple | None = None):
+                  settings: LearnSettings = LEARN, columns: tuple | None = None,
+                  keys: tuple | None = None):
     """LearnTransform (Algorithm 5) on given row pairs, both directions: example sets of
     3-4 of the best pairs go to TryLearnTransform (Algorithm 4); a program must join at
     least three values of the other side, one of them beyond its examples, and the one
@@ -221,8 +228,10 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
     ``pairs`` are (left index, right index, score); ``columns`` (left's, right's) are the
     whole columns the rows were drawn from (default: the rows): a digit constant is the
     target's format only if its column holds it (deviation 55), and numbers are read whole
-    on its source rows (58); the rows of one query month hold the month. Returns (program,
-    left is the source) or None."""
+    on its source rows (58); the rows of one query month hold the month; ``keys`` (left's,
+    right's): the whole sides' canonical values, the keys a Replace of a few rows' own
+    text moves them between (deviation 86; default: the rows). Returns (program, left is
+    the source) or None."""
     best = None
     rows_of = {}
     for forward in (True, False):
@@ -230,7 +239,7 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
                 for i, j, sc in pairs]
         rows.sort(key=lambda r: -r.score)             # stable: the caller's order in ties
         rows_of[forward] = rows
-        best = _learn_round(rows, forward, left, right, names, settings, best)
+        best = _learn_round(rows, forward, left, right, names, settings, best, keys)
         if best is not None and best[0] >= 0.9 * len(left if best[2] else right):
             break                          # joins nearly all: the other direction can wait
     if best is None:
@@ -244,7 +253,7 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
     if keeps is not None:      # a constant over a field the source varies (deviation 79):
         rows = [r for r in rows_of[forward]     # learned again from the pairs keeping it
                 if keeps(src[r.source_row], dst[r.target_row])]
-        again = _learn_round(rows, forward, left, right, names, settings, None) \
+        again = _learn_round(rows, forward, left, right, names, settings, None, keys) \
             if len(rows) >= 3 else None
         if again is not None:       # (still writing it: learned again below, else refused)
             best = again
@@ -253,7 +262,7 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
     residual = [r for r in rows_of[forward]
                 if canonical(out[r.source_row]) != canonical(dst[r.target_row])]
     if len(residual) >= 3:
-        best = _learn_round(residual, forward, left, right, names, RESIDUAL, best)
+        best = _learn_round(residual, forward, left, right, names, RESIDUAL, best, keys)
     src_col, dst_col = (src, dst) if columns is None else \
         (columns if forward else columns[::-1])
     whole_rows = [(v,) for v in spread(src_col)]
@@ -269,13 +278,14 @@ def learn_program(pairs: list, left: list, right: list, names: tuple,
 
 
 def _learn_round(rows: list, forward: bool, left: list, right: list, names: tuple,
-                 settings: LearnSettings, best):
+                 settings: LearnSettings, best, keys: tuple | None = None):
     """One LearnTransform round on row pairs (best first) in one direction: the best
     (keys joined, program, forward) of ``best`` and the programs learned here."""
     src, dst = (left, right) if forward else (right, left)
     col = names[0] if forward else names[1]
     group = PairGroup(col, names[1] if forward else names[0], rows)
     targets = {canonical(v) for v in dst}
+    whole = targets if keys is None else targets | keys[1 if forward else 0]
     top = [Example((src[r.source_row],), dst[r.target_row], r.source_row, r.target_row)
            for r in group.top(settings.top_k)]
     cache: dict = {}
@@ -288,6 +298,9 @@ def _learn_round(rows: list, forward: bool, left: list, right: list, names: tupl
                                       [e for e in top if (e.source_row, e.target_row)
                                        not in taught])
         idle += 1
+        if program is not None:     # a Replace of a few rows' own text: without it (86)
+            program = moves_by_row_literal(program, {col: src}, len(src),
+                                           lambda o: canonical(o) in whole) or program
         if program is None:
             if idle >= settings.patience and best is None:
                 break
@@ -779,7 +792,7 @@ def _examples(chosen, partners: dict, texts: list):
 
 
 def _minority_draw(got, where: tuple, chosen, partners: dict, texts: list, names: tuple,
-                   columns: tuple | None = None):
+                   columns: tuple | None = None, keys: tuple | None = None):
     """Learn once more when key pairs left at least three, and a tenth, of the chosen
     values without a partner (too few for the gram lookup, which waits for half): those
     values get their gram partners, and the example pairs alternate between them and the
@@ -803,7 +816,7 @@ def _minority_draw(got, where: tuple, chosen, partners: dict, texts: list, names
     mixed = [p for two in zip(minority, majority) for p in two]
     mixed += minority[len(majority):] + majority[len(minority):]
     again = learn_program([(i, j, 1.0 / (1 + r)) for r, (i, j, _s) in enumerate(mixed)],
-                          left, right, names, columns=columns)
+                          left, right, names, columns=columns, keys=keys)
     if again is None:
         return got
     before = _sample_fit(*got, left, right, lake, column)
@@ -932,6 +945,25 @@ def _retrieval_texts(tokens: list, texts: list, pick: np.ndarray):
     return spell, np.array(owner, dtype=np.int64)
 
 
+def _lake_spellings(index, query, display: dict) -> dict:
+    """A lake column query's token -> the first spelling its table writes: the index holds
+    tokens ("10" for "0010"), so a program learned on them ("0x" + "10") missed the values
+    the join reads as written and the search counted fewer than the join joins."""
+    from ...index.tables import find_table, lake_table
+    try:
+        cells = lake_table(find_table(index, query.origin), warn_changed=False)[
+            query.columns[0]].tolist()
+    except Exception:       # the table moved or changed: the tokens as they are
+        return display
+    spelled = dict(display)
+    seen: set = set()
+    for raw, tok in zip(cells, normalize_many(cells)):
+        if tok is not None and tok not in seen:
+            seen.add(tok)
+            spelled[tok] = raw
+    return spelled
+
+
 def search(index, query, k: int | None = 10, threshold: float | None = None, *, sample: int = 256,
            candidates: int = 20, learn_values: int = 40, scan: int = 10_000_000,
            max_postings: int = 2000, include_equal: bool = False, seed: int = 0):
@@ -940,7 +972,8 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
     t0 = time.perf_counter()
     ti = load(index)
     lake = _Lake(index)
-    tokens, texts, weights = _query_side(query)
+    tokens, texts, weights = _query_side(query, index)
+    query_keys = set(tokens)
     rng = np.random.default_rng(seed)
     pick = np.sort(rng.choice(len(tokens), size=sample, replace=False)) \
         if len(tokens) > sample else np.arange(len(tokens))
@@ -1016,10 +1049,12 @@ def search(index, query, k: int | None = 10, threshold: float | None = None, *, 
         if measured is None or measured[7] > 1.0:
             stats["learned"] += 1
             whole = (texts, lake.spread_tokens(X, FORMAT_SAMPLE))
-            got = learn_program(pairs, left, right, (qname, names[X]), columns=whole)
+            keys = (query_keys, lake.token_set(X))
+            got = learn_program(pairs, left, right, (qname, names[X]), columns=whole,
+                                keys=keys)
             if got is not None:
                 got = _minority_draw(got, (lake, ti, ex, X, scan), chosen, partners,
-                                     sampled_texts, (qname, names[X]), whole)
+                                     sampled_texts, (qname, names[X]), whole, keys)
                 stats["programs"] += 1
                 if got not in cache:
                     cache.append(got)

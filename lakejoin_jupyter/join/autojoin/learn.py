@@ -27,7 +27,8 @@ Note:
     - the programs that differ in one piece giving the same piece on every example (a tie
       lost to the order above) are returned as variants, kept where they extend the program;
     - ``generalised``: no constant that is a piece of a field varying across the target or
-      a field the sources hold and other rows vary (79), no cut inside a number (``whole_rows``).
+      a field the sources hold and other rows vary (79), no cut inside a number (``whole_rows``);
+    - ``moves_by_row_literal``: a Replace of a few rows' own text moving them onto other keys (86).
 """
 from __future__ import annotations
 
@@ -36,16 +37,17 @@ import heapq
 import itertools
 import random
 import re
+import dataclasses
 from dataclasses import dataclass, field
 from math import comb
 from typing import Callable, Sequence
 
 import numpy as np
 
-from .dsl import (CASINGS, ENCODINGS, MAP_TABLES, MAPS, Column, Constant, Encode, Map, Pad,
-                  Program, ProgramSet, Replace, SelectK, Split, Substring, Trim, Words,
-                  apply_casing, compile_expr, join_words, map_value, select_rest, normalize_space, pad_digits,
-                  split_words)
+from .dsl import (CASINGS, ENCODINGS, MAP_TABLES, MAPS, Column, Concat, Constant, Encode, Map,
+                  Pad, Program, ProgramSet, Replace, SelectK, Split, Substring, Trim, Words,
+                  apply_casing, compile_expr, evaluate_columns, join_words, map_value,
+                  select_rest, normalize_space, pad_digits, split_words)
 from .constant_fields import constant_fields, varying_field, widened, writes_varying
 
 _TOKENS = re.compile(r"[^\W_]+")
@@ -1429,6 +1431,52 @@ def generalised(program: Program, examples: Sequence[Example], columns: Sequence
         return None
     return try_learn_transform(examples, columns, settings, cache, validation,
                                constant_ok=ok, whole_rows=whole_rows)
+
+
+def _without(node, target):
+    """``node`` with the node ``target`` (a Replace) read as its operand."""
+    if node is target:
+        return target.of
+    if isinstance(node, Concat):
+        return Concat(tuple(_without(p, target) for p in node.parts))
+    of = getattr(node, "of", None)
+    if of is None:
+        return node
+    return dataclasses.replace(node, of=_without(of, target))
+
+
+def _replaces(node) -> list:
+    """The Replace nodes under ``node``."""
+    if isinstance(node, Concat):
+        return [r for p in node.parts for r in _replaces(p)]
+    of = getattr(node, "of", None)
+    found = [] if of is None else _replaces(of)
+    return found + [node] if isinstance(node, Replace) else found
+
+
+def moves_by_row_literal(program: Program, texts: dict, n: int,
+                         is_key: Callable) -> Program | None:
+    """Does ``program`` read its input through a Replace of a literal holding a letter or
+    digit (``"8086:"``) that changes the output of under half the rows given a key, and
+    moves one of them from a key (``program`` without the Replace: "8086") onto another key
+    ("1533")? Such a literal is a few rows' own text, no generalisation: the rows join
+    without it, and it only sends them elsewhere (deviation 86). ``texts``: the source
+    columns (name -> cells of ``n`` rows); ``is_key``: is an output a key of the target.
+    Returns the program without that Replace when so, else None."""
+    literal = [r for r in _replaces(program.expr) if any(ch.isalnum() for ch in r.old)]
+    if not literal:
+        return None
+    outs = evaluate_columns(program.expr, texts, n)
+    given = sum(o is not None for o in outs)
+    for node in literal:
+        without = _without(program.expr, node)
+        plain = evaluate_columns(without, texts, n)
+        changed = [(o, p) for o, p in zip(outs, plain) if o != p]
+        if 2 * len(changed) < given and any(
+                o is not None and p is not None and is_key(o) and is_key(p)
+                for o, p in changed):
+            return Program(tuple(without.parts))
+    return None
 
 
 def row_text(row: tuple) -> str:

@@ -26,8 +26,8 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       beats outputs onto a key of 2+ target rows (78); a varying constant field: read (79);
     - named columns: every branch keys from one of each named side's, else not found; several:
       1:1 through all (64-65); none: partial, half+ rows (68); N:1 loses to 1:1 by keys x
-      estimate (77); named non-key target: no folding (80); folded by a dropped field the
-      target writes: unjoined (82); outer casing: plain (83); letter constants relearned (84)."""
+      estimate (77); non-key target: no folding (80); a field dropped the target writes:
+      unjoined (82); casing: plain (83); letter constants relearned (84); row-own Replace (86)."""
 from __future__ import annotations
 
 import dataclasses
@@ -52,7 +52,7 @@ from .dsl import (Constant, Program, ProgramSet, Substring, apply_frame, cell_te
                   column_texts, columns_of, compile_expr, plain_program)
 from .fuzzy import constrained_fuzzy_join
 from .learn import (N1_ROWS, Candidate, Example, LearnSettings, example_sets, generalised,
-                    learn_from_set, no_digits, padded_variant, pair_example_sets, spread,
+                    learn_from_set, moves_by_row_literal, no_digits, padded_variant, pair_example_sets, spread,
                     try_learn_transform, writes_source_field)
 from .pairs import (ColumnValues, combined_pair_groups, find_joinable_row_pairs,
                     whole_key_groups)
@@ -289,7 +289,8 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
                 and not (chance and _by_chance(c, src, tcells))
                 and not _refuted(c, src, tcells, groups)
                 and not _writes_other_field(c.program, src,
-                                            (dropped or {}).get(c.target_column, ())))
+                                            (dropped or {}).get(c.target_column, ()))
+                and not _moves_by_row_literal(c.program, src, tcells))
     passing = (c for c in candidates if passes(c))
     if partial:         # the most source rows joined, then keys, then the smaller (dev. 68)
         best = max(passing, key=lambda c: (c.joined_rows, c.coverage, -c.program.size),
@@ -561,6 +562,13 @@ def _folds(program, src: Table, tcells: list, ratio: float) -> bool:
     joined = {(value, out) for value, out in zip(inputs, _outputs(program, src))
               if out is not None and out in keys}
     return len({out for _, out in joined}) < ratio * len(joined)
+
+
+def _moves_by_row_literal(program, src: Table, tcells: list) -> bool:
+    """:func:`~.learn.moves_by_row_literal` on the (sampled) source rows (deviation 86)."""
+    keys = {v for v in tcells if v is not None}
+    return moves_by_row_literal(program, {c: src.cells(c) for c in program.columns},
+                                len(src.positions), keys.__contains__) is not None
 
 
 def _outputs(program, src: Table) -> list:
