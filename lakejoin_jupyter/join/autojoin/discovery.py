@@ -26,9 +26,8 @@ their key's kind; an earlier candidate's program merging query values yields to 
 padding widened where the column shows a wider width (``widest_padding``); a constant that
 is a piece of a field varying across the other column is read instead; a hit whose
 small-range numbers a random draw explains is dropped; a program joining part of the rows
-yields to one learned from whole keys; dates are tested in (y, m, d) space
-(``dates_by_chance``); a value folded by a dropped field the column writes: unjoined (82);
-a Replace of a few query rows' own text moving them onto other keys: dropped (86).
+yields to one learned from whole keys; dates tested in (y, m, d) space (``dates_by_chance``);
+folded by a dropped field the column writes: unjoined (82); a row-own Replace: dropped (86).
 """
 from __future__ import annotations
 

@@ -4,9 +4,8 @@ TryLearnTransform (Algorithm 4) is a greedy hierarchical search over the logical
 CONSTANT, SUBSTR, SPLITSUBSTR and SPLITSPLITSUBSTR: the operator producing the most output
 characters over the examples is chosen, each output is cut around its piece, and the
 remainders are learned recursively, backtracking to the next-best operator when one cannot
-be learned; programs have at most ``tau`` logical operators. LearnTransform (Algorithm 5)
-learns from random example sets of 3-4 top pairs per column-pair group and keeps the
-program joining the most distinct target keys (MaxByCoverage).
+be learned; at most ``tau`` logical operators. LearnTransform (Algorithm 5) learns from random
+example sets of 3-4 top pairs per column pair, keeping the most target keys (MaxByCoverage).
 
 Note:
     Choices the thesis leaves open: SPLIT separators (also text every example has around
@@ -27,8 +26,8 @@ Note:
     - the programs that differ in one piece giving the same piece on every example (a tie
       lost to the order above) are returned as variants, kept where they extend the program;
     - ``generalised``: no constant that is a piece of a field varying across the target or
-      a field the sources hold and other rows vary (79), no cut inside a number (``whole_rows``);
-    - ``moves_by_row_literal``: a Replace of a few rows' own text moving them onto other keys (86).
+      a field the sources hold and other rows vary (79), no cut inside a number (``whole_rows``;
+      ``moves_by_row_literal`` flags a Replace of a few rows' own text onto other keys, 86).
 """
 from __future__ import annotations
 
