@@ -44,6 +44,7 @@ from ...errors import QueryError, a_kind
 from ...frames import is_spark_frame
 from ...lake.normalize import normalize_text
 from ..keys import compared_keys
+from ..preview import TYPE_SHARE, affix_free, chance_containment, integers_of
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
 from .constant_fields import dropped_fields, replaced_field, unfolded, writes_digits
 from .composite import key_parts
@@ -298,6 +299,14 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     if best is not None and not partial:    # a win by chance short codes (dev. 47)
         best = _evidenced(best, candidates, passes, src, target_columns[best.target_column])
         passing = (c for c in candidates[candidates.index(best) + 1:] if passes(c))
+    if best is not None and not partial and _row_numbers(best, src,
+                                                         target_columns[best.target_column]):
+        # integers meeting a dense sequence: a text program first (deviation 87)
+        text = next((c for c in candidates if passes(c) and not _row_numbers(
+            c, src, target_columns[c.target_column])), None)
+        if text is not None:
+            best = text
+            passing = (c for c in candidates[candidates.index(best) + 1:] if passes(c))
     if best is not None and not partial and best.joined_rows * N1_FEWER < n_rows:
         # a program joining nearly every source row into fewer keys first (deviation 34)
         many = [c for c in passing if c.joined_rows >= N1_ROWS * n_rows
@@ -353,7 +362,8 @@ def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
     the independent evidence (programset.py), else, for short codes, the chance rate
     (deviation 47), else the row pairs (deviation 69; the partial pass's only basis); each
     less the rows a guard sent to one of several keys the pairs name alike (deviation 81)."""
-    est = None if partial else estimated_precision(cand.program, src, tcells, groups,
+    est = None if partial else estimated_precision(cand.program, src, tcells,
+                                                   _without_own_grams(cand, src, groups),
                                                    cand.target_column, cand.examples)
     if est is None and not partial:
         est = _chance_precision(cand.program, src, tcells)
@@ -365,6 +375,14 @@ def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
             cand.extra["precision_basis"] = "pairs"
     if est is not None:
         est *= 1 - guard_choice_share(cand, src, tcells, groups)
+    if not partial and _row_numbers(cand, src, tcells):
+        # keys a dense sequence holds whatever they are: chance explains them (deviation 87)
+        _by_chance(cand, src, tcells)
+        expected = cand.extra.get("chance_matches") or 0.0
+        beyond = max(0.0, 1.0 - expected / cand.coverage) if cand.coverage else 0.0
+        if est is None or beyond < est:
+            est = beyond
+            cand.extra["precision_basis"] = "chance"
     cand.extra["estimated_precision"] = est
     return est
 
@@ -862,6 +880,30 @@ def _by_chance(cand: Candidate, src: Table, target_cells: list) -> bool:
     return cand.extra["by_chance"]
 
 
+def _row_numbers(cand: Candidate, src: Table, target_cells: list) -> bool:
+    """Does the program read integers (the source columns it reads: ``TYPE_SHARE`` of their
+    distinct values) into integers that a dense sequence among the target's keys holds
+    no more often than its density would (join/preview.py ``chance_containment``, each
+    side without its common affixes, as the search's ``numbers_by_density``)? Line numbers
+    cut to three digits meet another file's line numbers 4..456 whatever they are: such a
+    join is chance, not a key (deviation 87; stored in ``extra``)."""
+    if "row_numbers" not in cand.extra:
+        used = cand.program.columns
+        numbers = bool(used) and all(
+            len(integers_of(vals)) >= TYPE_SHARE * len(vals)
+            for vals in ({v for v in src.cells(c) if v is not None} for c in used) if vals)
+        flag = False
+        if numbers:
+            outs = sorted({v for v in _outputs(cand.program, src) if v is not None})
+            keys = sorted({v for v in target_cells if v is not None})
+            sides = [affix_free(outs), affix_free(keys)]
+            flag = (all(side and len(integers_of(side)) >= TYPE_SHARE * len(set(side))
+                        for side in sides)
+                    and chance_containment(sides[0], sides[1]) is not None)
+        cand.extra["row_numbers"] = flag
+    return cand.extra["row_numbers"]
+
+
 MIN_REFUTING = 3
 
 
@@ -873,11 +915,31 @@ def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> b
     Rows whose evidence names the same partners and that get the same key (one value held
     by several rows) count once (deviation 49)."""
     if "refuted" not in cand.extra:
+        groups = _without_own_grams(cand, src, groups)
         agree, checked = evidence_counts(cand.program, src, target_cells, groups,
                                          cand.target_column, cand.examples, distinct=True,
                                          apart=True)
         cand.extra["refuted"] = checked - agree >= MIN_REFUTING and 2 * agree < checked
     return cand.extra["refuted"]
+
+
+_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+def _without_own_grams(cand: Candidate, src: Table, groups: list) -> list:
+    """``groups`` without the pairs whose gram, a run of letters once its separators and
+    case are dropped, the program's own key for that row holds too: "_error_" pairs
+    ``set_error_callback`` with ``GLFW_ERROR_REPORTING`` alone, but ``glfwSetErrorCallback``
+    holds "error" as much, so the pair names neither key over the other (deviation 87)."""
+    outs = _outputs(cand.program, src)
+
+    def names_other(p) -> bool:
+        o = outs[p.source_row] if p.source_row < len(outs) else None
+        gram = _ALNUM.sub("", p.gram.casefold())
+        return (o is None or not gram or any(ch.isdigit() for ch in gram)
+                or gram not in _ALNUM.sub("", o.casefold()))
+    return [dataclasses.replace(g, pairs=[p for p in g.pairs if names_other(p)])
+            for g in groups]
 
 
 def _paired_rows(cand: Candidate, src: Table, tcells: list, groups: list) -> int:
