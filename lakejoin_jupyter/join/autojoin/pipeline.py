@@ -362,8 +362,8 @@ def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
     the independent evidence (programset.py), else, for short codes, the chance rate
     (deviation 47), else the row pairs (deviation 69; the partial pass's only basis); each
     less the rows a guard sent to one of several keys the pairs name alike (deviation 81)."""
-    est = None if partial else estimated_precision(cand.program, src, tcells,
-                                                   _without_own_grams(cand, src, groups),
+    evidence = groups if partial else _without_own_grams(cand, src, tcells, groups)
+    est = None if partial else estimated_precision(cand.program, src, tcells, evidence,
                                                    cand.target_column, cand.examples)
     if est is None and not partial:
         est = _chance_precision(cand.program, src, tcells)
@@ -915,7 +915,7 @@ def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> b
     Rows whose evidence names the same partners and that get the same key (one value held
     by several rows) count once (deviation 49)."""
     if "refuted" not in cand.extra:
-        groups = _without_own_grams(cand, src, groups)
+        groups = _without_own_grams(cand, src, target_cells, groups)
         agree, checked = evidence_counts(cand.program, src, target_cells, groups,
                                          cand.target_column, cand.examples, distinct=True,
                                          apart=True)
@@ -926,17 +926,19 @@ def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> b
 _ALNUM = re.compile(r"[^0-9a-z]+")
 
 
-def _without_own_grams(cand: Candidate, src: Table, groups: list) -> list:
-    """``groups`` without the pairs whose gram, a run of letters once its separators and
-    case are dropped, the program's own key for that row holds too: "_error_" pairs
-    ``set_error_callback`` with ``GLFW_ERROR_REPORTING`` alone, but ``glfwSetErrorCallback``
-    holds "error" as much, so the pair names neither key over the other (deviation 87)."""
+def _without_own_grams(cand: Candidate, src: Table, tcells: list, groups: list) -> list:
+    """``groups`` without the pairs naming another key than the program's for that row by a
+    gram, a run of letters once its separators and case are dropped, that the program's own
+    key holds too: "_error_" pairs ``set_error_callback`` with ``GLFW_ERROR_REPORTING``
+    alone, but ``glfwSetErrorCallback`` holds "error" as much, so the pair names neither key
+    over the other (deviation 87)."""
     outs = _outputs(cand.program, src)
 
     def names_other(p) -> bool:
         o = outs[p.source_row] if p.source_row < len(outs) else None
         gram = _ALNUM.sub("", p.gram.casefold())
-        return (o is None or not gram or any(ch.isdigit() for ch in gram)
+        return (o is None or tcells[p.target_row] == o or not gram
+                or any(ch.isdigit() for ch in gram)
                 or gram not in _ALNUM.sub("", o.casefold()))
     return [dataclasses.replace(g, pairs=[p for p in g.pairs if names_other(p)])
             for g in groups]
