@@ -27,7 +27,9 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
     - named columns: every branch keys from one of each named side's, else not found; several:
       1:1 through all (64-65); none: partial, half+ rows (68); N:1 loses to 1:1 by keys x
       estimate (77); a named non-key target: no folding (80); a row folded by a dropped field
-      the target writes beside its key: unjoined (82); outer casing/trim folded: plain (83)."""
+      the target writes beside its key: unjoined (82); outer casing/trim folded: plain (83);
+    - integers a dense target sequence holds by chance: after a text program, estimated at
+      chance; a gram the program's own key holds names no other key (87)."""
 from __future__ import annotations
 
 import dataclasses
