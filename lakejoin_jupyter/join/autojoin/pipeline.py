@@ -883,27 +883,41 @@ def _by_chance(cand: Candidate, src: Table, target_cells: list) -> bool:
 
 
 def _row_numbers(cand: Candidate, src: Table, target_cells: list) -> bool:
-    """Does the program read integers (the source columns it reads: ``TYPE_SHARE`` of their
-    distinct values) into integers that a dense sequence among the target's keys holds
-    no more often than its density would (join/preview.py ``chance_containment``, each
-    side without its common affixes, as the search's ``numbers_by_density``)? Line numbers
-    cut to three digits meet another file's line numbers 4..456 whatever they are: such a
-    join is chance, not a key (deviation 87; stored in ``extra``)."""
+    """Does the program cut integers (the source columns it reads: ``TYPE_SHARE`` of their
+    distinct values) into other integers (on most joined rows the output's number is none
+    of the row's) that a dense sequence among the target's keys holds no more often than
+    its density would (join/preview.py ``chance_containment``, each side without its
+    common affixes, as the search's ``numbers_by_density``)? Line numbers cut to three
+    digits meet another file's line numbers 4..456 whatever they are: such a join is
+    chance, not a key (deviation 87; stored in ``extra``). A number read whole ("12" or
+    "012" onto 12) is an id, dense or not: a president's number onto his number."""
     if "row_numbers" not in cand.extra:
         used = cand.program.columns
+        columns = [src.cells(c) for c in used]
         numbers = bool(used) and all(
             len(integers_of(vals)) >= TYPE_SHARE * len(vals)
-            for vals in ({v for v in src.cells(c) if v is not None} for c in used) if vals)
+            for vals in ({v for v in cells if v is not None} for cells in columns) if vals)
         flag = False
         if numbers:
-            outs = sorted({v for v in _outputs(cand.program, src) if v is not None})
-            keys = sorted({v for v in target_cells if v is not None})
-            sides = [affix_free(outs), affix_free(keys)]
-            flag = (all(side and len(integers_of(side)) >= TYPE_SHARE * len(set(side))
-                        for side in sides)
+            made = _outputs(cand.program, src)
+            keys = {v for v in target_cells if v is not None}
+            joined = [(o, i) for i, o in enumerate(made) if o is not None and o in keys]
+            cut = sum(1 for o, i in joined
+                      if _integer(o) not in {_integer(cells[i]) for cells in columns})
+            outs = sorted({o for o in made if o is not None})
+            sides = [affix_free(outs), affix_free(sorted(keys))]
+            flag = (2 * cut > len(joined)
+                    and all(side and len(integers_of(side)) >= TYPE_SHARE * len(set(side))
+                            for side in sides)
                     and chance_containment(sides[0], sides[1]) is not None)
         cand.extra["row_numbers"] = flag
     return cand.extra["row_numbers"]
+
+
+def _integer(text) -> int | None:
+    """The number the digits of ``text`` write ("RUN-007": 7), or None without a digit."""
+    digits = re.sub(r"[^0-9]", "", text or "")
+    return int(digits) if digits else None
 
 
 MIN_REFUTING = 3
