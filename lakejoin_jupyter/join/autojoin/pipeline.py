@@ -944,17 +944,18 @@ _ALNUM = re.compile(r"[^0-9a-z]+")
 
 def _without_own_grams(cand: Candidate, src: Table, tcells: list, groups: list) -> list:
     """``groups`` without the pairs naming another key than the program's for that row by a
-    gram, a run of letters once its separators and case are dropped, that the program's own
-    key holds too: "_error_" pairs ``set_error_callback`` with ``GLFW_ERROR_REPORTING``
-    alone, but ``glfwSetErrorCallback`` holds "error" as much, so the pair names neither key
-    over the other (deviation 87)."""
+    gram that the program's own key holds once separators and case are dropped (a run of
+    letters), but not as written: "_error_" pairs ``set_error_callback`` with
+    ``GLFW_ERROR_REPORTING`` alone by its underscores, while ``glfwSetErrorCallback`` holds
+    "error" as much, so the pair names neither key over the other (deviation 87). A gram
+    the own key holds as written ("anywidget" in ``anywidget._cellmagic``) stays."""
     outs = _outputs(cand.program, src)
 
     def names_other(p) -> bool:
         o = outs[p.source_row] if p.source_row < len(outs) else None
         gram = _ALNUM.sub("", p.gram.casefold())
         return (o is None or tcells[p.target_row] == o or not gram
-                or any(ch.isdigit() for ch in gram)
+                or any(ch.isdigit() for ch in gram) or p.gram.casefold() in o.casefold()
                 or gram not in _ALNUM.sub("", o.casefold()))
     return [dataclasses.replace(g, pairs=[p for p in g.pairs if names_other(p)])
             for g in groups]
