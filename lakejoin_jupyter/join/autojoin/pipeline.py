@@ -29,7 +29,7 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       estimate (77); a named non-key target: no folding (80); a row folded by a dropped field
       the target writes beside its key: unjoined (82); outer casing/trim folded: plain (83);
     - integers a dense target sequence holds by chance: after a text program, estimated at
-      chance; a gram the program's own key holds names no other key (87)."""
+      chance; a gram its own key holds but for separators names no other key (87)."""
 from __future__ import annotations
 
 import dataclasses
