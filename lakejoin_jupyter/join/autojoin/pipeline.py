@@ -28,8 +28,9 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
       1:1 through all (64-65); none: partial, half+ rows (68); N:1 loses to 1:1 by keys x
       estimate (77); a named non-key target: no folding (80); a row folded by a dropped field
       the target writes beside its key: unjoined (82); outer casing/trim folded: plain (83);
-    - integers a dense target sequence holds by chance: after a text program, estimated at
-      chance; a gram its own key holds but for separators names no other key (87)."""
+    - source integers cut into ones a dense target sequence holds by chance: after a text
+      program, estimated at chance; a gram its own key holds but for separators names no
+      other key (87)."""
 from __future__ import annotations
 
 import dataclasses
