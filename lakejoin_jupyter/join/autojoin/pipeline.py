@@ -8,12 +8,10 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
     - program sets, estimated precision (programset.py; short codes: chance.py; key parts: on
       whole values; else, and partial: row pairs, 69, 74; 81); a failing composite set of 4 retried
       without each example; 2-3 adjacent short columns probed joined; column matches intersected;
-    - not accepted: numbers equated no more often than chance (``chance_matches``) unless
-      one side is covered and most source rows or most numbers of the other side join; a
-      program the independent evidence refutes; a win by chance short codes (``_evidenced``);
-    - 2-4 keys: a short program joining all through most rows (``_acceptable``); equal
-      coverage: one value per key, more source rows, smaller; learned again without constants
-      of varying fields, numbers whole, padded where that joins more (``_generalised``);
+    - not accepted: numbers equated no more often than chance (``chance_matches``) unless one
+      side is covered and most rows join; a refuted program; chance short codes (``_evidenced``);
+    - 2-4 keys: short, all through most rows (``_acceptable``); ties: one value per key, more
+      rows, smaller; relearned without varying constants, numbers whole, padded (``_generalised``);
     - variants equal on the examples scored where they join more rows, keeping its rows' keys
       (``_extends``); a residual-round replacement or key-adding branch passes ``_checks``; a
       refutation reads the bags apart, one evidence once; numbers among words face chance;
@@ -27,7 +25,9 @@ Note: unspecified in the thesis: a key column is ``key_ratio`` (0.9) distinct, 2
     - named columns: every branch keys from one of each named side's, else not found; several:
       1:1 through all (64-65); none: partial, half+ rows (68); N:1 loses to 1:1 by keys x
       estimate (77); non-key target: no folding (80); a field dropped the target writes:
-      unjoined (82); casing: plain (83); letter constants relearned (84); row-own Replace (86)."""
+      unjoined (82); casing: plain (83); letter constants relearned (84); row-own Replace (86);
+    - integers cut into ones a dense target holds by chance: after a text program, estimated
+      at chance; a gram its own key holds but for separators names no other key (87)."""
 from __future__ import annotations
 
 import dataclasses
@@ -44,6 +44,7 @@ from ...errors import QueryError, a_kind
 from ...frames import is_spark_frame
 from ...lake.normalize import normalize_text
 from ..keys import compared_keys
+from ..preview import TYPE_SHARE, affix_free, chance_containment, integers_of
 from .chance import chance_gain, chance_precision, code_rates, hit_rate
 from .constant_fields import dropped_fields, replaced_field, unfolded, writes_digits
 from .composite import key_parts
@@ -300,6 +301,14 @@ def learn_direction(src: Table, tgt: Table, src_on, tgt_on, settings: AutoJoinSe
     if best is not None and not partial:    # a win by chance short codes (dev. 47)
         best = _evidenced(best, candidates, passes, src, target_columns[best.target_column])
         passing = (c for c in candidates[candidates.index(best) + 1:] if passes(c))
+    if best is not None and not partial and _row_numbers(best, src,
+                                                         target_columns[best.target_column]):
+        # integers meeting a dense sequence: a text program first (deviation 87)
+        text = next((c for c in candidates if passes(c) and not _row_numbers(
+            c, src, target_columns[c.target_column])), None)
+        if text is not None:
+            best = text
+            passing = (c for c in candidates[candidates.index(best) + 1:] if passes(c))
     if best is not None and not partial and best.joined_rows * N1_FEWER < n_rows:
         # a program joining nearly every source row into fewer keys first (deviation 34)
         many = [c for c in passing if c.joined_rows >= N1_ROWS * n_rows
@@ -357,7 +366,8 @@ def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
     the independent evidence (programset.py), else, for short codes, the chance rate
     (deviation 47), else the row pairs (deviation 69; the partial pass's only basis); each
     less the rows a guard sent to one of several keys the pairs name alike (deviation 81)."""
-    est = None if partial else estimated_precision(cand.program, src, tcells, groups,
+    evidence = groups if partial else _without_own_grams(cand, src, tcells, groups)
+    est = None if partial else estimated_precision(cand.program, src, tcells, evidence,
                                                    cand.target_column, cand.examples)
     if est is None and not partial:
         est = _chance_precision(cand.program, src, tcells)
@@ -369,6 +379,14 @@ def _estimate(cand: Candidate, src: Table, tcells: list, groups: list,
             cand.extra["precision_basis"] = "pairs"
     if est is not None:
         est *= 1 - guard_choice_share(cand, src, tcells, groups)
+    if not partial and _row_numbers(cand, src, tcells):
+        # keys a dense sequence holds whatever they are: chance explains them (deviation 87)
+        _by_chance(cand, src, tcells)
+        expected = cand.extra.get("chance_matches") or 0.0
+        beyond = max(0.0, 1.0 - expected / cand.coverage) if cand.coverage else 0.0
+        if est is None or beyond < est:
+            est = beyond
+            cand.extra["precision_basis"] = "chance"
     cand.extra["estimated_precision"] = est
     return est
 
@@ -898,6 +916,44 @@ def _by_chance(cand: Candidate, src: Table, target_cells: list) -> bool:
     return cand.extra["by_chance"]
 
 
+def _row_numbers(cand: Candidate, src: Table, target_cells: list) -> bool:
+    """Does the program cut integers (the source columns it reads: ``TYPE_SHARE`` of their
+    distinct values) into other integers (on most joined rows the output's number is none
+    of the row's) that a dense sequence among the target's keys holds no more often than
+    its density would (join/preview.py ``chance_containment``, each side without its
+    common affixes, as the search's ``numbers_by_density``)? Line numbers cut to three
+    digits meet another file's line numbers 4..456 whatever they are: such a join is
+    chance, not a key (deviation 87; stored in ``extra``). A number read whole ("12" or
+    "012" onto 12) is an id, dense or not: a president's number onto his number."""
+    if "row_numbers" not in cand.extra:
+        used = cand.program.columns
+        columns = [src.cells(c) for c in used]
+        numbers = bool(used) and all(
+            len(integers_of(vals)) >= TYPE_SHARE * len(vals)
+            for vals in ({v for v in cells if v is not None} for cells in columns) if vals)
+        flag = False
+        if numbers:
+            made = _outputs(cand.program, src)
+            keys = {v for v in target_cells if v is not None}
+            joined = [(o, i) for i, o in enumerate(made) if o is not None and o in keys]
+            cut = sum(1 for o, i in joined
+                      if _integer(o) not in {_integer(cells[i]) for cells in columns})
+            outs = sorted({o for o in made if o is not None})
+            sides = [affix_free(outs), affix_free(sorted(keys))]
+            flag = (2 * cut > len(joined)
+                    and all(side and len(integers_of(side)) >= TYPE_SHARE * len(set(side))
+                            for side in sides)
+                    and chance_containment(sides[0], sides[1]) is not None)
+        cand.extra["row_numbers"] = flag
+    return cand.extra["row_numbers"]
+
+
+def _integer(text) -> int | None:
+    """The number the digits of ``text`` write ("RUN-007": 7), or None without a digit."""
+    digits = re.sub(r"[^0-9]", "", text or "")
+    return int(digits) if digits else None
+
+
 MIN_REFUTING = 3
 
 
@@ -909,11 +965,34 @@ def _refuted(cand: Candidate, src: Table, target_cells: list, groups: list) -> b
     Rows whose evidence names the same partners and that get the same key (one value held
     by several rows) count once (deviation 49)."""
     if "refuted" not in cand.extra:
+        groups = _without_own_grams(cand, src, target_cells, groups)
         agree, checked = evidence_counts(cand.program, src, target_cells, groups,
                                          cand.target_column, cand.examples, distinct=True,
                                          apart=True)
         cand.extra["refuted"] = checked - agree >= MIN_REFUTING and 2 * agree < checked
     return cand.extra["refuted"]
+
+
+_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+def _without_own_grams(cand: Candidate, src: Table, tcells: list, groups: list) -> list:
+    """``groups`` without the pairs naming another key than the program's for that row by a
+    gram that the program's own key holds once separators and case are dropped (a run of
+    letters), but not as written: "_error_" pairs ``set_error_callback`` with
+    ``GLFW_ERROR_REPORTING`` alone by its underscores, while ``glfwSetErrorCallback`` holds
+    "error" as much, so the pair names neither key over the other (deviation 87). A gram
+    the own key holds as written ("anywidget" in ``anywidget._cellmagic``) stays."""
+    outs = _outputs(cand.program, src)
+
+    def names_other(p) -> bool:
+        o = outs[p.source_row] if p.source_row < len(outs) else None
+        gram = _ALNUM.sub("", p.gram.casefold())
+        return (o is None or tcells[p.target_row] == o or not gram
+                or any(ch.isdigit() for ch in gram) or p.gram.casefold() in o.casefold()
+                or gram not in _ALNUM.sub("", o.casefold()))
+    return [dataclasses.replace(g, pairs=[p for p in g.pairs if names_other(p)])
+            for g in groups]
 
 
 def _paired_rows(cand: Candidate, src: Table, tcells: list, groups: list) -> int:
