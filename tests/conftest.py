@@ -118,6 +118,16 @@ def ip():
     SESSION.engine = saved
 
 
+@pytest.fixture
+def ip_inserting(ip):
+    """``ip`` whose ``set_next_input`` records the cells a magic inserts in ``ip.inserted``
+    (put back after)."""
+    ip.inserted = []
+    ip.set_next_input = lambda text, replace=False: ip.inserted.append(text)
+    yield ip
+    del ip.set_next_input, ip.inserted
+
+
 def magic_error(shell, line: str) -> str:
     """The error ``%lakejoin LINE`` must fail with: a MagicError of one line; its text."""
     from lakejoin_jupyter.magics import MagicError

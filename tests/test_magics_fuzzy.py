@@ -21,18 +21,9 @@ AT_80 = {**AT_90, "Frnace": "France"}
 
 
 @pytest.fixture
-def ip():
-    from IPython.core.interactiveshell import InteractiveShell
-
-    from lakejoin_jupyter.ui.session import SESSION
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "lakejoin_jupyter")
-    saved, inserted = SESSION.engine, []
-    shell.set_next_input = lambda text, replace=False: inserted.append(text)
-    shell.inserted = inserted
-    shell.user_ns["places"] = pd.DataFrame({"where": TYPED, "n": range(len(TYPED))})
-    yield shell
-    SESSION.engine = saved
+def ip(ip_inserting):
+    ip_inserting.user_ns["places"] = pd.DataFrame({"where": TYPED, "n": range(len(TYPED))})
+    return ip_inserting
 
 
 def magic(ip, line):

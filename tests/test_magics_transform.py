@@ -23,17 +23,8 @@ def lake(spark, tmp_path_factory):
 
 
 @pytest.fixture
-def ip():
-    from IPython.core.interactiveshell import InteractiveShell
-
-    from lakejoin_jupyter.ui.session import SESSION
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "lakejoin_jupyter")
-    saved, inserted = SESSION.engine, []
-    shell.set_next_input = lambda text, replace=False: inserted.append(text)
-    shell.inserted = inserted
-    yield shell
-    SESSION.engine = saved
+def ip(ip_inserting):
+    return ip_inserting
 
 
 def _fresh(code: str, **frames) -> dict:
