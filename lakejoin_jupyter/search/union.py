@@ -729,11 +729,12 @@ def kind_only(q: QueryColumn, u: dict, j: int) -> bool:
 
 
 def values_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
-                    header: np.ndarray) -> np.ndarray:
+                    same_name: np.ndarray) -> np.ndarray:
     """(len(qs), lake columns): where a query column and a lake column share no value
     beyond chance (none; or, for a query column of more than FEW_VALUES values, no more
     than gives no set evidence, likelihood 0: a column of one year shares its one value for
-    a reason, below any test's reach) and no name (header likelihood 0). In a table
+    a reason, below any test's reach) and not the same folded name (``same_name``: names
+    sharing a word, `units` and `currency_minor_unit`, are not one attribute's). In a table
     holding the query's entities (a query column of distinct values, a key (is_key),
     aligned with set evidence) such a pair does not align: the same attribute of the same
     entities would share values, and its vector, format and quantile evidence only says
@@ -744,7 +745,19 @@ def values_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
     stays. A same-named column still aligns by the name rule."""
     many = np.array([len(q.tokens) > FEW_VALUES for q in qs], dtype=bool)[:, None]
     by_chance = (np.asarray(shared) == 0) | (many & ~(np.nan_to_num(set_u) > 0))
-    return by_chance & ~(np.nan_to_num(header) > 0)
+    return by_chance & ~np.asarray(same_name, dtype=bool)
+
+
+def names_crossed(has_set: np.ndarray, same_name: np.ndarray) -> np.ndarray:
+    """Within one table (query columns x its columns): the pairs without set evidence
+    (``has_set``: set likelihood > 0) whose query column or lake column has another partner of the same folded
+    name there. With no value to tell, the names decide: `vendor_id <- device_id` and
+    `device_id <- vendor_id` (ids of one shape, header 3-grams alike) must not outscore
+    `vendor_id <- vendor_id`; a pair sharing values beyond chance keeps them (a renamed
+    column)."""
+    same = np.asarray(same_name, dtype=bool)
+    claimed = same.any(axis=0)[None, :] | same.any(axis=1)[:, None]
+    return claimed & ~same & ~np.asarray(has_set, dtype=bool)
 
 
 def written_as_held(u_format: np.ndarray, shared: np.ndarray, na, statistic: np.ndarray) -> np.ndarray:
@@ -1078,7 +1091,9 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
         qs, Ua["set"], Ua["header"], S[active])
     alike[active] &= ~same_name                 # a same name: the name rule's (name_pairs)
     unshared = np.zeros_like(S, dtype=bool)     # values_unshared, applied to keyed tables
-    unshared[active] = values_unshared(qs, OV[:, ids], Ua["set"], Ua["header"])
+    unshared[active] = values_unshared(qs, OV[:, ids], Ua["set"], same_name)
+    has_set, same = np.zeros_like(S, dtype=bool), np.zeros_like(S, dtype=bool)   # names_crossed
+    has_set[active], same[active] = np.nan_to_num(Ua["set"]) > 0, same_name
     keyed = [is_key(frame.iloc[:, i], q) for i, q in enumerate(qcols)]
     C = S.copy()                    # the weights pairs are chosen by (named_choice)
     C[active] = named_choice(S[active], Ua, weights, sharpness)
@@ -1092,7 +1107,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     for t in tables:
         m = int(ncols[t])
         sl = slice(pos, pos + m)
-        yields = kind_yields(evidenced[:, sl], kind[:, sl])
+        yields = kind_yields(evidenced[:, sl], kind[:, sl]) | \
+            names_crossed(has_set[:, sl], same[:, sl])
         if yields.any():
             S[:, sl] = np.where(yields, 0.0, S[:, sl])
             C[:, sl] = np.where(yields, 0.0, C[:, sl])
@@ -1120,7 +1136,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
             c = UnionCandidate(int(t), total / weight.sum(),
                                [(i, int(ids[pos + j]), float(S[i, pos + j])) for i, j in pairs],
                                named={i for i, _ in named},
-                               by_kind=by_kind(U, [(i, pos + j) for i, j in pairs]))
+                               by_kind=by_kind(U, [(i, pos + j) for i, j in pairs
+                                                   if (i, j) not in named]))
             c.evidence = {(i, int(ids[pos + j])): {e: float(U[i][e][pos + j]) for e in EVIDENCE}
                           for i, j in pairs}
             c.shared = {(i, int(ids[pos + j])): (int(ov[i][ids[pos + j]]), len(qcols[i].tokens),
