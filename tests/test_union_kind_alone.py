@@ -273,3 +273,6 @@ def test_a_pair_added_by_name_does_not_lift_a_table_of_kind_alone(places_lake):
     assert countries.mapping.get("population") == "population", countries.mapping
     assert "population" in countries.named
     assert countries.by_kind
+    from lakejoin_jupyter.errors import LakeJoinWarning
+    with pytest.warns(LakeJoinWarning, match="world/countries is aligned by its columns' kind"):
+        countries.union(q)

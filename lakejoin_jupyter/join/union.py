@@ -134,6 +134,10 @@ class UnionHit:
         n = len(gaps["empty_aligned"]) + len(gaps["lossy"])
         said = [m for _, m in gaps["messages"][:n]] + \
             [m for level, m in gaps["messages"][n:] if level == "warning"]
+        if self.by_kind:
+            said.insert(0, f"{self.table} is aligned by its columns' kind alone: no aligned "
+                           f"column shares values beyond chance or a name with the query's "
+                           f"(hit.alignment_frame()); its rows may be of another domain.")
         if said:
             warnings.warn(" ".join(said), LakeJoinWarning, stacklevel=2)
         return out
