@@ -82,8 +82,9 @@ def test_values_unshared_and_by_kind_by_hand():
     one = un.profile_column(pd.Series([2022] * 10, name="yr"), 50)[0]    # one value
     shared = np.array([[0, 3, 0, 0, 1, 1]] * 3)
     set_u = np.array([[0.0, 0.7, 0.0, 0.0, 0.0, 0.6]] * 3)      # 1 shared, beyond chance?
+    header = np.array([[0.0, 0.0, 0.4, np.nan, 0.0, 0.0]] * 3)
     same_name = np.array([[False, False, True, False, False, False]] * 3)
-    got = un.values_unshared([num, text, one], shared, set_u, same_name)
+    got = un.values_unshared([num, text, one], shared, set_u, header, same_name)
     # text as numbers (the twenty-first user's cities under country names: test_union_partners.py)
     assert got.tolist() == [[True, False, False, True, True, False],
                             [True, False, False, True, True, False],

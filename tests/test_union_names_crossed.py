@@ -53,8 +53,13 @@ def test_values_unshared_a_name_sharing_a_word_is_not_the_name():
     word (header likelihood > 0 before), not the name: unshared now; the same name stays."""
     units = un.profile_column(pd.Series([3, 5, 2, 7, 4], name="units"), 50)[0]
     got = un.values_unshared([units], np.array([[2, 2]]), np.array([[0.0, 0.0]]),
-                             np.array([[False, True]]))
+                             np.array([[1.0, 1.0]]), np.array([[False, True]]))
     assert got.tolist() == [[True, False]]
+    ver = un.profile_column(pd.Series(["1.2-1", "2.0-3", "0.9-1", "3.1-2", "1.0-1"],
+                                      name="ver"), 50)[0]       # text: a name alike is a name
+    got = un.values_unshared([ver], np.array([[0, 0]]), np.array([[0.0, 0.0]]),
+                             np.array([[0.6, 0.0]]), np.array([[False, False]]))
+    assert got.tolist() == [[False, True]]
 
 
 def hexes(rng, n, exclude=()):
@@ -119,3 +124,15 @@ def test_units_are_not_stacked_as_currency_minor_units(ids_lake):
     h = [h for h in hits if h.table == "reference/currencies"][0]
     assert h.mapping == {"country": "country_name"}, h.mapping
     assert h.union(q, distinct=False)["units"].iloc[len(q):].isna().all()
+
+
+def test_by_kind_a_word_in_common_is_not_the_name():
+    """`Country Name <- state_name` (header likelihood > 0: the word `name`) and `Country
+    Code <- state_abb`, no value beyond chance: aligned by kind alone, given the same-name
+    matrix; a same-named pair or one with set evidence is not."""
+    u = {0: {"set": np.array([0.0, 0.0, 0.9]), "header": np.array([0.8, 1.0, 0.0])},
+         1: {"set": np.array([0.0, 0.0, 0.0]), "header": np.array([0.0, 0.0, 0.0])}}
+    same = np.array([[False, True, False], [False, False, False]])
+    assert un.by_kind(u, [(0, 0), (1, 1)], same)
+    assert not un.by_kind(u, [(0, 0), (1, 1)])           # header alone (no matrix)
+    assert not un.by_kind(u, [(0, 1)], same) and not un.by_kind(u, [(0, 2)], same)

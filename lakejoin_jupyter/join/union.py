@@ -83,7 +83,7 @@ class UnionHit:
     shared: dict = field(default_factory=dict)     # query column -> (shared, query's, lake's distinct)
     named: tuple = ()             # query columns aligned by their name (not in the score)
     is_query_table: bool = False  # the table the query's rows come from (listed last)
-    by_kind: bool = False         # no pair shares values beyond chance or a name: ranked after
+    by_kind: bool = False         # no scored pair shares values beyond chance or its name: after
     #                               those that do (search/union.py, by_kind)
     _index: object = field(default=None, repr=False, compare=False)
     _frame: object = field(default=None, repr=False, compare=False)

@@ -26,7 +26,9 @@ matching of query columns to its columns (``min_column``), scored per query colu
       numbers barely meeting (KS under NUMBERS_APART), no name alike, never align, nor, in a
       keyed table, with no value beyond chance and no name alike, nor text (``values_unshared``);
       numeric pairs of kind alone yield to set or header evidence (``kind_yields``); a table
-      of them only is not listed (``kind_only``), one of no such evidence at all ranks last.
+      of them only is not listed (``kind_only``); one whose scored pairs (not the name rule's)
+      have no set evidence nor the same name ranks last (``by_kind``); without set evidence a
+      pair crossing a same-named one yields (``names_crossed``).
     - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
 """
 from __future__ import annotations
@@ -728,13 +730,14 @@ def kind_only(q: QueryColumn, u: dict, j: int) -> bool:
     return q.numeric and not u["set"][j] > 0 and not u["header"][j] > 0
 
 
-def values_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
+def values_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray, header: np.ndarray,
                     same_name: np.ndarray) -> np.ndarray:
     """(len(qs), lake columns): where a query column and a lake column share no value
     beyond chance (none; or, for a query column of more than FEW_VALUES values, no more
     than gives no set evidence, likelihood 0: a column of one year shares its one value for
-    a reason, below any test's reach) and not the same folded name (``same_name``: names
-    sharing a word, `units` and `currency_minor_unit`, are not one attribute's). In a table
+    a reason, below any test's reach) and no name: for text no name alike (header
+    likelihood 0: `ver` and `version`), for numbers not the same folded name
+    (``same_name``: measures share words, `units` and `currency_minor_unit`). In a table
     holding the query's entities (a query column of distinct values, a key (is_key),
     aligned with set evidence) such a pair does not align: the same attribute of the same
     entities would share values, and its vector, format and quantile evidence only says
@@ -745,7 +748,9 @@ def values_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
     stays. A same-named column still aligns by the name rule."""
     many = np.array([len(q.tokens) > FEW_VALUES for q in qs], dtype=bool)[:, None]
     by_chance = (np.asarray(shared) == 0) | (many & ~(np.nan_to_num(set_u) > 0))
-    return by_chance & ~np.asarray(same_name, dtype=bool)
+    numeric = np.array([q.numeric for q in qs], dtype=bool)[:, None]
+    named = np.where(numeric, np.asarray(same_name, dtype=bool), np.nan_to_num(header) > 0)
+    return by_chance & ~named
 
 
 def names_crossed(has_set: np.ndarray, same_name: np.ndarray) -> np.ndarray:
@@ -813,13 +818,17 @@ def is_key(values: pd.Series, q: QueryColumn) -> bool:
     return len(q.tokens) >= 2 and cells > 0 and len(q.tokens) >= KEY_SHARE * cells
 
 
-def by_kind(u: dict, cols) -> bool:
+def by_kind(u: dict, cols, same=None) -> bool:
     """Whether none of the pairs ``cols`` [(query position, lake column position)] has set
-    or header evidence (likelihood > 0; ``u``: query position -> measure -> likelihoods):
+    evidence (likelihood > 0; ``u``: query position -> measure -> likelihoods) or the same
+    folded name (``same``, a boolean matrix; without it, header likelihood > 0: names
+    sharing a word, `Country Name` and `state_name`, are not enough):
     the table is aligned by its columns' kind alone (codes of capital letters, words of a
     shape, numbers of a size), which a table of another domain shares. Such a table is
     ranked after every table with such a pair, not dropped: a lake table holding other
     rows of the query's domain (a file cut in two) shares no value either."""
+    if same is not None:
+        return not any(u[i]["set"][j] > 0 or same[i, j] for i, j in cols)
     return not any(u[i]["set"][j] > 0 or u[i]["header"][j] > 0 for i, j in cols)
 
 
@@ -956,7 +965,7 @@ class UnionCandidate:
     evidence: dict = field(default_factory=dict)   # (query pos, column id) -> {measure: u}
     shared: dict = field(default_factory=dict)     # (query pos, column id) -> (|Q ∩ X|, |Q|, |X|)
     named: set = field(default_factory=set)        # query positions aligned by the name rule
-    by_kind: bool = False       # no pair with set or header evidence: ranked last (by_kind)
+    by_kind: bool = False       # no scored pair with set evidence or the same name: last (by_kind)
 
 
 _BLAS: list = []
@@ -1091,7 +1100,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
         qs, Ua["set"], Ua["header"], S[active])
     alike[active] &= ~same_name                 # a same name: the name rule's (name_pairs)
     unshared = np.zeros_like(S, dtype=bool)     # values_unshared, applied to keyed tables
-    unshared[active] = values_unshared(qs, OV[:, ids], Ua["set"], same_name)
+    unshared[active] = values_unshared(qs, OV[:, ids], Ua["set"], Ua["header"], same_name)
     has_set, same = np.zeros_like(S, dtype=bool), np.zeros_like(S, dtype=bool)   # names_crossed
     has_set[active], same[active] = np.nan_to_num(Ua["set"]) > 0, same_name
     keyed = [is_key(frame.iloc[:, i], q) for i, q in enumerate(qcols)]
@@ -1137,7 +1146,7 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
                                [(i, int(ids[pos + j]), float(S[i, pos + j])) for i, j in pairs],
                                named={i for i, _ in named},
                                by_kind=by_kind(U, [(i, pos + j) for i, j in pairs
-                                                   if (i, j) not in named]))
+                                                   if (i, j) not in named], same))
             c.evidence = {(i, int(ids[pos + j])): {e: float(U[i][e][pos + j]) for e in EVIDENCE}
                           for i, j in pairs}
             c.shared = {(i, int(ids[pos + j])): (int(ov[i][ids[pos + j]]), len(qcols[i].tokens),
