@@ -333,7 +333,7 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
         # a key of the query (each value in one cell) aligned with set evidence: the table
         # holds the query's entities, and numbers sharing none of its values are left out
         cells = [int(frame.iloc[:, i].notna().sum()) for i in range(len(qcols))]
-        if any(len(qcols[i].tokens) >= 2 and len(qcols[i].tokens) == cells[i]
+        if any(len(qcols[i].tokens) >= 2 and len(qcols[i].tokens) >= us.KEY_SHARE * cells[i]
                and set_u[i, j] > 0 for i, j in pairs):
             best, pairs = brute_alignment(np.where(unshared, 0.0, S), min_column, pairs=True)
         # times the chance that two query rows (drawn without replacement) differ on the
