@@ -2892,7 +2892,11 @@ class Engine:
         if kind and len(kind) < len(hits):
             notes.append(f"{', '.join(kind)} {'is' if len(kind) == 1 else 'are'} ranked after "
                          f"the other tables whatever the score: no aligned column shares values "
-                         f"beyond chance or a name alike, so the columns are only of one kind.")
+                         f"beyond chance or its name, so the columns are only of one kind.")
+        elif kind:
+            notes.append("Every table listed is aligned by its columns' kind alone: no aligned "
+                         "column shares values beyond chance or its name; their rows may be "
+                         "of another domain.")
         res = UnionResult(hits, qnames, time.perf_counter() - t0, stats, notes=notes)
         res.k, res.include_own, res.frame = int(k), bool(include_own), df
         res.left_out, res.own_left_out = (origin if exclude else None), own_left_out

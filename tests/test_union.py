@@ -250,6 +250,7 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
         evident = np.zeros((len(qcols), m), dtype=bool)   # set or header likelihood above 0
         named_or_shared = np.zeros((len(qcols), m), dtype=bool)  # the same, text included
         unshared = np.zeros((len(qcols), m), dtype=bool)   # no value beyond chance, no name
+        same_name = np.zeros((len(qcols), m), dtype=bool)  # the same folded name
         set_u = np.zeros((len(qcols), m))
         small = int((lp.sizes > 0).sum()) <= us.MIN_BACKGROUND
         for i, q in enumerate(qcols):
@@ -299,29 +300,40 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                 if most and not q.numeric:
                     u["set"][0, j] *= ov[cid] / most
             S[i] = us.ensemble(u, weights, us.SHARPNESS)[0]
-            named_or_shared[i] = (np.nan_to_num(u["set"][0]) > 0) \
-                | (np.nan_to_num(u["header"][0]) > 0)
-            evident[i] = named_or_shared[i] | (not q.numeric)
+            names = index.columns["name"].to_numpy()
+            same_name[i] = [folded(q.name) is not None and folded(names[c]) == folded(q.name)
+                            for c in ids]
+            # values beyond chance or the same name: not aligned by kind alone
+            named_or_shared[i] = (np.nan_to_num(u["set"][0]) > 0) | same_name[i]
+            evident[i] = (np.nan_to_num(u["set"][0]) > 0) \
+                | (np.nan_to_num(u["header"][0]) > 0) | (not q.numeric)
             for j, cid in enumerate(ids):      # numbers never align with text
                 if (q.numeric and lp.share[cid] < 0.5) or (q.share < 0.5 and lp.numeric[cid]):
                     S[i, j] = 0.0
-                # values sharing none (or, more than 3, none beyond chance) and no name alike
-                # (apart in a table of a key)
+                # values sharing none (or, more than 3, none beyond chance) and no name
+                # alike (numbers: not the same name) (apart in a table of a key)
                 unshared[i, j] = (not lake_sets[cid] & set(q.tokens)
                                   or (len(q.tokens) > us.FEW_VALUES
                                       and not np.nan_to_num(u["set"][0, j]) > 0)) and \
-                    not np.nan_to_num(u["header"][0, j]) > 0
+                    not (same_name[i, j] if q.numeric else np.nan_to_num(u["header"][0, j]) > 0)
                 # true/false only with true/false (from the lake column's own tokens)
                 flag = {"true", "false"}
                 if (bool(q.tokens) and set(q.tokens) <= flag) != \
                         (bool(lake_sets[cid]) and lake_sets[cid] <= flag):
                     S[i, j] = 0.0
             set_u[i] = np.nan_to_num(u["set"][0])
+        # no value beyond chance, and a same-named partner of the query or lake column
+        # elsewhere in the table: the names decide (names_crossed)
+        for i in range(len(qcols)):
+            for j in range(m):
+                if not same_name[i, j] and set_u[i, j] <= 0 and \
+                        (same_name[i].any() or same_name[:, j].any()):
+                    S[i, j] = 0.0
         best, pairs = brute_alignment(S, min_column, pairs=True)
         # a key of the query (each value in one cell) aligned with set evidence: the table
         # holds the query's entities, and numbers sharing none of its values are left out
         cells = [int(frame.iloc[:, i].notna().sum()) for i in range(len(qcols))]
-        if any(len(qcols[i].tokens) >= 2 and len(qcols[i].tokens) == cells[i]
+        if any(len(qcols[i].tokens) >= 2 and len(qcols[i].tokens) >= us.KEY_SHARE * cells[i]
                and set_u[i, j] > 0 for i, j in pairs):
             best, pairs = brute_alignment(np.where(unshared, 0.0, S), min_column, pairs=True)
         # times the chance that two query rows (drawn without replacement) differ on the
@@ -361,8 +373,10 @@ def brute_search(index, frame, k, weights=None, min_column=us.MIN_COLUMN, aligne
                         break
             if aligned is not None:
                 aligned[int(tid)] = done
-            # no pair (by name too) with set or header evidence: after every other table
-            kind_alone = not any(named_or_shared[i, c - first] for i, (c, _) in done.items())
+            # no scored pair (those by name left out: names never rank) with set evidence
+            # or the same name: after every other table
+            kind_alone = not any(named_or_shared[i, c - first]
+                                 for i, (c, by_name) in done.items() if not by_name)
             out.append((kind_alone, int(tid), best / sum(w)))
     out.sort(key=lambda x: (x[0], -x[2], x[1]))
     return [(t, score) for _, t, score in out[:k]]

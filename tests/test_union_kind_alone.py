@@ -83,7 +83,8 @@ def test_values_unshared_and_by_kind_by_hand():
     shared = np.array([[0, 3, 0, 0, 1, 1]] * 3)
     set_u = np.array([[0.0, 0.7, 0.0, 0.0, 0.0, 0.6]] * 3)      # 1 shared, beyond chance?
     header = np.array([[0.0, 0.0, 0.4, np.nan, 0.0, 0.0]] * 3)
-    got = un.values_unshared([num, text, one], shared, set_u, header)
+    same_name = np.array([[False, False, True, False, False, False]] * 3)
+    got = un.values_unshared([num, text, one], shared, set_u, header, same_name)
     # text as numbers (the twenty-first user's cities under country names: test_union_partners.py)
     assert got.tolist() == [[True, False, False, True, True, False],
                             [True, False, False, True, True, False],
@@ -250,3 +251,29 @@ def test_is_key_allows_a_few_duplicates():
     assert col([f"k{i}" for i in range(20)] + [None] * 5)
     assert not col([f"k{i % 100}" for i in range(254)])
     assert not col(["a"]) and not col([None, None])
+
+
+@pytest.mark.spark
+def test_a_pair_added_by_name_does_not_lift_a_table_of_kind_alone(places_lake):
+    """The twenty-third user's second report, E2: `reference/gdp` against police killings
+    (city as Country Name, state as Country Code, a census tract as Value, none shared) was
+    listed 4th, not last: `Year <- year`, added by the name rule, has a name. Names complete
+    an alignment and never rank a table, so only the pairs that give the score say whether
+    it is aligned by kind alone. Here: the D3 query plus `population` far out of every lake
+    column's range (no pair scores), which the name rule aligns with the countries'
+    `population`; the countries table still ranks after the two holding the values."""
+    engine, _, _ = places_lake
+    rng = np.random.default_rng(5)
+    q = pd.DataFrame({"persons": rng.integers(1, 7, 30), "city": CITIES[:30],
+                      "land": np.random.default_rng(3).integers(400, 9_000_000, 30),
+                      "population": np.arange(30) * 7 + 10**13})
+    hits = engine.search_unionable(q, k=10)
+    order = [h.table for h in hits]
+    assert order[:2] == ["world/cities", "misc/households"], order
+    countries = hits[order.index("world/countries")]
+    assert countries.mapping.get("population") == "population", countries.mapping
+    assert "population" in countries.named
+    assert countries.by_kind
+    from lakejoin_jupyter.errors import LakeJoinWarning
+    with pytest.warns(LakeJoinWarning, match="world/countries is aligned by its columns' kind"):
+        countries.union(q)

@@ -164,5 +164,6 @@ def test_values_unshared_covers_text_by_hand():
     shared = np.array([[0, 3, 0, 2]])
     set_u = np.array([[0.0, 0.7, 0.0, 0.0]])
     header = np.array([[0.0, 0.0, 0.4, 0.0]])
-    assert un.values_unshared([text], shared, set_u, header).tolist() == \
+    same_name = np.zeros((1, 4), dtype=bool)
+    assert un.values_unshared([text], shared, set_u, header, same_name).tolist() == \
         [[True, False, False, True]]

@@ -83,7 +83,7 @@ class UnionHit:
     shared: dict = field(default_factory=dict)     # query column -> (shared, query's, lake's distinct)
     named: tuple = ()             # query columns aligned by their name (not in the score)
     is_query_table: bool = False  # the table the query's rows come from (listed last)
-    by_kind: bool = False         # no pair shares values beyond chance or a name: ranked after
+    by_kind: bool = False         # no scored pair shares values beyond chance or its name: after
     #                               those that do (search/union.py, by_kind)
     _index: object = field(default=None, repr=False, compare=False)
     _frame: object = field(default=None, repr=False, compare=False)
@@ -134,6 +134,10 @@ class UnionHit:
         n = len(gaps["empty_aligned"]) + len(gaps["lossy"])
         said = [m for _, m in gaps["messages"][:n]] + \
             [m for level, m in gaps["messages"][n:] if level == "warning"]
+        if self.by_kind:
+            said.insert(0, f"{self.table} is aligned by its columns' kind alone: no aligned "
+                           f"column shares values beyond chance or a name with the query's "
+                           f"(hit.alignment_frame()); its rows may be of another domain.")
         if said:
             warnings.warn(" ".join(said), LakeJoinWarning, stacklevel=2)
         return out

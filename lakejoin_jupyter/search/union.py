@@ -26,7 +26,9 @@ matching of query columns to its columns (``min_column``), scored per query colu
       numbers barely meeting (KS under NUMBERS_APART), no name alike, never align, nor, in a
       keyed table, with no value beyond chance and no name alike, nor text (``values_unshared``);
       numeric pairs of kind alone yield to set or header evidence (``kind_yields``); a table
-      of them only is not listed (``kind_only``), one of no such evidence at all ranks last.
+      of them only is not listed (``kind_only``); one whose scored pairs (not the name rule's)
+      have no set evidence nor the same name ranks last (``by_kind``); without set evidence a
+      pair crossing a same-named one yields (``names_crossed``).
     - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
 """
 from __future__ import annotations
@@ -728,12 +730,14 @@ def kind_only(q: QueryColumn, u: dict, j: int) -> bool:
     return q.numeric and not u["set"][j] > 0 and not u["header"][j] > 0
 
 
-def values_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
-                    header: np.ndarray) -> np.ndarray:
+def values_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray, header: np.ndarray,
+                    same_name: np.ndarray) -> np.ndarray:
     """(len(qs), lake columns): where a query column and a lake column share no value
     beyond chance (none; or, for a query column of more than FEW_VALUES values, no more
     than gives no set evidence, likelihood 0: a column of one year shares its one value for
-    a reason, below any test's reach) and no name (header likelihood 0). In a table
+    a reason, below any test's reach) and no name: for text no name alike (header
+    likelihood 0: `ver` and `version`), for numbers not the same folded name
+    (``same_name``: measures share words, `units` and `currency_minor_unit`). In a table
     holding the query's entities (a query column of distinct values, a key (is_key),
     aligned with set evidence) such a pair does not align: the same attribute of the same
     entities would share values, and its vector, format and quantile evidence only says
@@ -744,7 +748,21 @@ def values_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray,
     stays. A same-named column still aligns by the name rule."""
     many = np.array([len(q.tokens) > FEW_VALUES for q in qs], dtype=bool)[:, None]
     by_chance = (np.asarray(shared) == 0) | (many & ~(np.nan_to_num(set_u) > 0))
-    return by_chance & ~(np.nan_to_num(header) > 0)
+    numeric = np.array([q.numeric for q in qs], dtype=bool)[:, None]
+    named = np.where(numeric, np.asarray(same_name, dtype=bool), np.nan_to_num(header) > 0)
+    return by_chance & ~named
+
+
+def names_crossed(has_set: np.ndarray, same_name: np.ndarray) -> np.ndarray:
+    """Within one table (query columns x its columns): the pairs without set evidence
+    (``has_set``: set likelihood > 0) whose query column or lake column has another partner of the same folded
+    name there. With no value to tell, the names decide: `vendor_id <- device_id` and
+    `device_id <- vendor_id` (ids of one shape, header 3-grams alike) must not outscore
+    `vendor_id <- vendor_id`; a pair sharing values beyond chance keeps them (a renamed
+    column)."""
+    same = np.asarray(same_name, dtype=bool)
+    claimed = same.any(axis=0)[None, :] | same.any(axis=1)[:, None]
+    return claimed & ~same & ~np.asarray(has_set, dtype=bool)
 
 
 def written_as_held(u_format: np.ndarray, shared: np.ndarray, na, statistic: np.ndarray) -> np.ndarray:
@@ -800,13 +818,17 @@ def is_key(values: pd.Series, q: QueryColumn) -> bool:
     return len(q.tokens) >= 2 and cells > 0 and len(q.tokens) >= KEY_SHARE * cells
 
 
-def by_kind(u: dict, cols) -> bool:
+def by_kind(u: dict, cols, same=None) -> bool:
     """Whether none of the pairs ``cols`` [(query position, lake column position)] has set
-    or header evidence (likelihood > 0; ``u``: query position -> measure -> likelihoods):
+    evidence (likelihood > 0; ``u``: query position -> measure -> likelihoods) or the same
+    folded name (``same``, a boolean matrix; without it, header likelihood > 0: names
+    sharing a word, `Country Name` and `state_name`, are not enough):
     the table is aligned by its columns' kind alone (codes of capital letters, words of a
     shape, numbers of a size), which a table of another domain shares. Such a table is
     ranked after every table with such a pair, not dropped: a lake table holding other
     rows of the query's domain (a file cut in two) shares no value either."""
+    if same is not None:
+        return not any(u[i]["set"][j] > 0 or same[i, j] for i, j in cols)
     return not any(u[i]["set"][j] > 0 or u[i]["header"][j] > 0 for i, j in cols)
 
 
@@ -943,7 +965,7 @@ class UnionCandidate:
     evidence: dict = field(default_factory=dict)   # (query pos, column id) -> {measure: u}
     shared: dict = field(default_factory=dict)     # (query pos, column id) -> (|Q ∩ X|, |Q|, |X|)
     named: set = field(default_factory=set)        # query positions aligned by the name rule
-    by_kind: bool = False       # no pair with set or header evidence: ranked last (by_kind)
+    by_kind: bool = False       # no scored pair with set evidence or the same name: last (by_kind)
 
 
 _BLAS: list = []
@@ -1078,7 +1100,9 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
         qs, Ua["set"], Ua["header"], S[active])
     alike[active] &= ~same_name                 # a same name: the name rule's (name_pairs)
     unshared = np.zeros_like(S, dtype=bool)     # values_unshared, applied to keyed tables
-    unshared[active] = values_unshared(qs, OV[:, ids], Ua["set"], Ua["header"])
+    unshared[active] = values_unshared(qs, OV[:, ids], Ua["set"], Ua["header"], same_name)
+    has_set, same = np.zeros_like(S, dtype=bool), np.zeros_like(S, dtype=bool)   # names_crossed
+    has_set[active], same[active] = np.nan_to_num(Ua["set"]) > 0, same_name
     keyed = [is_key(frame.iloc[:, i], q) for i, q in enumerate(qcols)]
     C = S.copy()                    # the weights pairs are chosen by (named_choice)
     C[active] = named_choice(S[active], Ua, weights, sharpness)
@@ -1092,7 +1116,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
     for t in tables:
         m = int(ncols[t])
         sl = slice(pos, pos + m)
-        yields = kind_yields(evidenced[:, sl], kind[:, sl])
+        yields = kind_yields(evidenced[:, sl], kind[:, sl]) | \
+            names_crossed(has_set[:, sl], same[:, sl])
         if yields.any():
             S[:, sl] = np.where(yields, 0.0, S[:, sl])
             C[:, sl] = np.where(yields, 0.0, C[:, sl])
@@ -1120,7 +1145,8 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
             c = UnionCandidate(int(t), total / weight.sum(),
                                [(i, int(ids[pos + j]), float(S[i, pos + j])) for i, j in pairs],
                                named={i for i, _ in named},
-                               by_kind=by_kind(U, [(i, pos + j) for i, j in pairs]))
+                               by_kind=by_kind(U, [(i, pos + j) for i, j in pairs
+                                                   if (i, j) not in named], same))
             c.evidence = {(i, int(ids[pos + j])): {e: float(U[i][e][pos + j]) for e in EVIDENCE}
                           for i, j in pairs}
             c.shared = {(i, int(ids[pos + j])): (int(ov[i][ids[pos + j]]), len(qcols[i].tokens),
