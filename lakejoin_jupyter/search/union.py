@@ -22,13 +22,11 @@ matching of query columns to its columns (``min_column``), scored per query colu
     - In the sum a column of one value weighs 1/2 (``column_weights``), in a small lake a pair
       counts by the reach of its set test (``reach_weights``); the score is scaled by the
       chance that two query rows differ on the aligned columns (``row_information``).
-    - No vector or format evidence: FEW_VALUES values or fewer against more, none shared;
-      numbers barely meeting (KS under NUMBERS_APART), no name alike, never align, nor, in a
-      keyed table, with no value beyond chance and no name alike, nor text (``values_unshared``);
-      numeric pairs of kind alone yield to set or header evidence (``kind_yields``); a table
-      of them only is not listed (``kind_only``); one whose scored pairs (not the name rule's)
-      have no set evidence nor the same name ranks last (``by_kind``); without set evidence a
-      pair crossing a same-named one yields (``names_crossed``).
+    - Never aligned: FEW_VALUES values or fewer against more, none shared, no vector or format
+      evidence; numbers barely meeting (NUMBERS_APART) with no name alike; in a keyed table, no
+      value beyond chance nor the same name (``values_unshared``); numeric kind-alone pairs
+      yield (``kind_yields``), tables of only those unlisted (``kind_only``), scored pairs without
+      set evidence or the same name last (``by_kind``); crossing names yield (``names_crossed``).
     - Tables scored (MAX_TABLES): value overlap beyond chance first; columns tied share places.
 """
 from __future__ import annotations
