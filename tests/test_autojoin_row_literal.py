@@ -13,7 +13,7 @@ from lakejoin_jupyter.join.autojoin.dsl import (Column, Program, Replace, Select
                                                 Substring)
 from lakejoin_jupyter.join.autojoin.learn import moves_by_row_literal
 
-from conftest import write_lake
+from conftest import lake_engine
 
 IDS = ["8086:1533", "10de:2204", "1002:73bf", "14e4:165f", "15b3:1017", "1af4:1000",
        "8086:15b8", "144d:a808", "0e11:ae10", "10e1:0690"]
@@ -64,18 +64,14 @@ def test_autojoin_joins_each_row_to_its_own_vendor():
 
 
 @pytest.fixture(scope="module")
-def vendors_index(spark, tmp_path_factory):
-    from lakejoin_jupyter import build_index
-    root = write_lake(tmp_path_factory.mktemp("pcilake") / "lake", {"vendors.csv": LAKE})
-    out = tmp_path_factory.mktemp("pciidx") / "lake.index"
-    build_index(root, out, spark=spark, progress=False, components=["transform"])
-    return out
+def vendors_engine(spark, tmp_path_factory):
+    return lake_engine(spark, tmp_path_factory, "pcilake", {"vendors.csv": LAKE},
+                       components=["transform"])
 
 
 @pytest.mark.spark
-def test_the_transformation_search_and_its_join(vendors_index):
-    from lakejoin_jupyter import open_index
-    hits = open_index(vendors_index).search(QUERY, "pci_id", method="transform", k=3)
+def test_the_transformation_search_and_its_join(vendors_engine):
+    hits = vendors_engine.search(QUERY, "pci_id", method="transform", k=3)
     hit = next(h for h in hits if h.column == "vendor_id")
     # either program without the literal gives each row its own vendor (the join checks it)
     assert hit.details["program"] in ('part 1 (split at ":") of `pci_id`',
