@@ -136,3 +136,15 @@ def test_by_kind_a_word_in_common_is_not_the_name():
     assert un.by_kind(u, [(0, 0), (1, 1)], same)
     assert not un.by_kind(u, [(0, 0), (1, 1)])           # header alone (no matrix)
     assert not un.by_kind(u, [(0, 1)], same) and not un.by_kind(u, [(0, 2)], same)
+
+
+def test_names_within_by_hand():
+    """A number column sharing no value aligns by a name whose words hold the other's: the
+    demo's `gdp_trillion_usd` under top-economies' `gdp_trillion` (the browser test's union
+    of 10 + 230 rows), never `units` under `currency_minor_unit` (the README's sales)."""
+    from lakejoin_jupyter.search.union import names_within
+    got = names_within(["gdp_trillion_usd", "units", "Year"],
+                       ["gdp_trillion", "currency_minor_unit", "year", "Country Name"])
+    assert got.tolist() == [[True, False, False, False],
+                            [False, False, False, False],
+                            [False, False, True, False]]

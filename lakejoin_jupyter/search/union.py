@@ -734,8 +734,9 @@ def values_unshared(qs: list, shared: np.ndarray, set_u: np.ndarray, header: np.
     beyond chance (none; or, for a query column of more than FEW_VALUES values, no more
     than gives no set evidence, likelihood 0: a column of one year shares its one value for
     a reason, below any test's reach) and no name: for text no name alike (header
-    likelihood 0: `ver` and `version`), for numbers not the same folded name
-    (``same_name``: measures share words, `units` and `currency_minor_unit`). In a table
+    likelihood 0: `ver` and `version`), for numbers neither the same folded name nor one
+    name's words within the other's (``same_name``, :func:`names_within`: `gdp_trillion` in
+    `gdp_trillion_usd`; measures share words, `units` and `currency_minor_unit`). In a table
     holding the query's entities (a query column of distinct values, a key (is_key),
     aligned with set evidence) such a pair does not align: the same attribute of the same
     entities would share values, and its vector, format and quantile evidence only says
@@ -894,6 +895,24 @@ def name_key(name) -> str | None:
     text = unicodedata.normalize("NFKC", str(name)).casefold()
     key = "".join(ch for ch in text if ch.isalnum())
     return key if any(ch.isalpha() for ch in key) else None
+
+
+def name_words(name) -> frozenset:
+    """A column name's words, folded as :func:`name_key` folds ("GDP_trillion" -> {gdp,
+    trillion})."""
+    import re
+    import unicodedata
+    text = unicodedata.normalize("NFKC", str(name)).casefold()
+    return frozenset(w for w in re.split(r"[\W_]+", text) if w)
+
+
+def names_within(q_names: list, lake_names: list) -> np.ndarray:
+    """(query columns, lake columns): one name's words all among the other's
+    (`gdp_trillion` in `gdp_trillion_usd`); `units` is not in `currency_minor_unit`."""
+    qw = [name_words(n) for n in q_names]
+    lw = [name_words(n) for n in lake_names]
+    return np.array([[bool(a) and bool(b) and (a <= b or b <= a) for b in lw] for a in qw],
+                    dtype=bool).reshape(len(qw), len(lw))
 
 
 def value_kind(tokens, numeric: bool) -> str:
@@ -1098,7 +1117,9 @@ def _search(index, lp, frame, k, weights, min_column, sharpness, exclude_tables,
         qs, Ua["set"], Ua["header"], S[active])
     alike[active] &= ~same_name                 # a same name: the name rule's (name_pairs)
     unshared = np.zeros_like(S, dtype=bool)     # values_unshared, applied to keyed tables
-    unshared[active] = values_unshared(qs, OV[:, ids], Ua["set"], Ua["header"], same_name)
+    within = same_name | names_within([q.name for q in qs],
+                                      list(index.columns["name"].to_numpy()[ids]))
+    unshared[active] = values_unshared(qs, OV[:, ids], Ua["set"], Ua["header"], within)
     has_set, same = np.zeros_like(S, dtype=bool), np.zeros_like(S, dtype=bool)   # names_crossed
     has_set[active], same[active] = np.nan_to_num(Ua["set"]) > 0, same_name
     keyed = [is_key(frame.iloc[:, i], q) for i, q in enumerate(qcols)]
