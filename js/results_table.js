@@ -1,7 +1,6 @@
 // lakejoin_jupyter: the ranked results table of the discovery widget (anywidget ESM).
 // Python (ui/views.py::ResultsTable) sets `columns` ({key, label, kind, sortable?, shrink?:
-// a text column that gives up width, its cells cut with an ellipsis, so the table fits
-// (in a narrow box wrapped at their pieces instead, lakejoin.css);
+// a text column that gives up width, its cells cut with an ellipsis, so the table fits;
 // ellipsis?: "middle", a path cut in its folders first, then in the middle of its last part
 // (its start and its end kept, as formats.py::clip cuts it for the CLI); wrap?: its
 // cells wrap onto lines instead of being cut; fold?: a column every row repeats, which a
@@ -25,23 +24,6 @@ function pct(x) {
 }
 
 const NUMERIC = new Set(["int", "bar", "number"]);
-
-// A name's pieces: it may break onto a new line after a "/", "_", ".", "-" or space, never
-// inside a word ("critical/" "compounds_" "titled", not "compoun" "ds_titled").
-function pieces(text) {
-  return text.split(/(?<=[/_.\-\s])(?=.)/u);
-}
-
-// `node` holds `text` as its pieces, one text node each, a <wbr> between them (a break
-// opportunity the text does not contain: copied or read, the name is whole).
-function breakable(node, text) {
-  const parts = [];
-  pieces(text).forEach((piece, i) => {
-    if (i) parts.push(document.createElement("wbr"));
-    parts.push(document.createTextNode(piece));
-  });
-  node.replaceChildren(...parts);
-}
 
 function cell(column, row) {
   const td = document.createElement("td");
@@ -83,8 +65,7 @@ function cell(column, row) {
       td.classList.add("lakejoin-middle-cell");
       if (mark) td.classList.add("lakejoin-marked");
       td.appendChild(middle(name.slice(0, cut), name.slice(cut + 1), mark.trim()));
-    } else if (column.shrink && !column.wrap) breakable(td, text);
-    else td.textContent = text;
+    } else td.textContent = text;
     if (!text && column.placeholder && row[column.placeholder]) {
       td.dataset.placeholder = row[column.placeholder];     // shown by lakejoin.css
     }
@@ -107,8 +88,7 @@ function middle(head, tail, mark) {
   for (const [cls, text] of parts) {
     const part = document.createElement("span");
     part.className = cls;
-    if (cls === "lakejoin-middle-sep") part.textContent = text;
-    else breakable(part, text);
+    part.textContent = text;
     box.appendChild(part);
   }
   return box;
@@ -187,7 +167,7 @@ function cutTails(table) {
   const tails = [...table.querySelectorAll(".lakejoin-middle-tail")];
   for (const t of tails) {
     if (t.dataset.full === undefined) t.dataset.full = t.textContent;
-    if (t.textContent !== t.dataset.full) breakable(t, t.dataset.full);
+    if (t.textContent !== t.dataset.full) t.textContent = t.dataset.full;
   }
   const cut = tails.filter((t) => t.clientWidth > 0 && t.scrollWidth > t.clientWidth + 0.5)
     .map((t) => [t, t.clientWidth, getComputedStyle(t).font]);
@@ -205,32 +185,6 @@ function cutTails(table) {
       else hi = n - 1;
     }
     t.textContent = middleCut(text, lo);
-  }
-}
-
-// Each name cell's widest piece (pieces), in em of its font: --lakejoin-piece, the least
-// width lakejoin.css gives a cell whose name wraps, so that no piece is cut or split
-// (measured once laid out: the font is known then).
-function fitPieces(table, tries = 0) {
-  const cells = [...table.querySelectorAll("td.lakejoin-shrink:not(.lakejoin-wrap)")];
-  if (!cells.length) return;
-  if (!table.isConnected || !table.offsetWidth) {   // not attached or laid out yet
-    if (tries < 600) requestAnimationFrame(() => fitPieces(table, tries + 1));
-    return;
-  }
-  canvas = canvas || document.createElement("canvas");
-  const ctx = canvas.getContext("2d");
-  for (const td of cells) {
-    const style = getComputedStyle(td);
-    const size = parseFloat(style.fontSize) || 13;
-    ctx.font = style.font;
-    let widest = 0;
-    for (const piece of pieces(td.title || "")) {
-      widest = Math.max(widest, ctx.measureText(piece.trimEnd()).width);
-    }
-    const mark = td.querySelector(".lakejoin-middle-mark");
-    if (mark) widest = Math.max(widest, ctx.measureText(mark.textContent).width);
-    td.style.setProperty("--lakejoin-piece", (widest / size + 0.15).toFixed(2) + "em");
   }
 }
 
@@ -399,7 +353,6 @@ function render({ model, el }) {
       el.appendChild(note);
     }
     fitTails(table);       // (not laid out yet, or in a hidden tab: on a later frame)
-    fitPieces(table);
     if (hadFocus) {
       const target = focusedHeader !== undefined
         ? thead.querySelector(`button[data-key="${CSS.escape(focusedHeader)}"]`)
